@@ -1,0 +1,19 @@
+// The pcisim subcommands.  Each takes the arguments after its name and returns the exit code:
+// 0 success, 1 a run that failed, 2 bad input (scenario or command line).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pcisim::cli {
+
+using Args = std::vector<std::string>;
+
+int run(const Args& args);     // pcisim run SCENARIO [--set K=V ...] [--json OUT]
+int check(const Args& args);   // pcisim check SCENARIO [--set K=V ...]
+int schema(const Args& args);  // pcisim schema: the scenario reference as Markdown
+
+// Prints every problem of a scenario error to stderr, one line each.
+int report_scenario_error(const std::exception& e);
+
+}  // namespace pcisim::cli

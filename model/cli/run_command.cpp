@@ -1,0 +1,113 @@
+#include <fstream>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "cli/commands.h"
+#include "scenario.h"
+#include "schema.h"
+#include "simulation.h"
+
+namespace po = boost::program_options;
+
+namespace pcisim::cli {
+
+namespace {
+
+struct ScenarioArgs {
+    std::string file;
+    std::vector<std::string> sets;
+    std::string json_out;
+};
+
+// Parses "SCENARIO [--set K=V ...] [--json OUT]"; throws po::error on bad usage.
+ScenarioArgs parse(const Args& args, bool with_json, const char* usage) {
+    ScenarioArgs a;
+    po::options_description opts(usage);
+    opts.add_options()("help,h", "this help")(
+        "set", po::value<std::vector<std::string>>(&a.sets)->composing(),
+        "override a scenario key: --set bus.clock_mhz=66 (dotted path; value is JSON or a "
+        "string)");
+    if (with_json)
+        opts.add_options()("json", po::value<std::string>(&a.json_out),
+                           "write the full results as JSON to this file");
+    opts.add_options()("scenario", po::value<std::string>(&a.file)->required(),
+                       "scenario JSON file");
+    po::positional_options_description pos;
+    pos.add("scenario", 1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    if (vm.count("help")) {
+        std::cout << opts << "\n";
+        std::exit(0);
+    }
+    po::notify(vm);
+    return a;
+}
+
+}  // namespace
+
+int report_scenario_error(const std::exception& e) {
+    if (auto* se = dynamic_cast<const ScenarioError*>(&e)) {
+        for (const auto& p : se->problems()) std::cerr << "pcisim: " << p << "\n";
+    } else {
+        std::cerr << "pcisim: " << e.what() << "\n";
+    }
+    return 2;
+}
+
+int run(const Args& args) {
+    ScenarioArgs a;
+    try {
+        a = parse(args, true, "pcisim run SCENARIO [--set KEY=VALUE ...] [--json OUT]");
+    } catch (const po::error& e) {
+        std::cerr << "pcisim run: " << e.what() << "\n";
+        return 2;
+    }
+    std::unique_ptr<Scenario> s;
+    try {
+        s = std::make_unique<Scenario>(Scenario::load(a.file, a.sets));
+    } catch (const ScenarioError& e) {
+        return report_scenario_error(e);
+    }
+    nlohmann::json results;
+    try {
+        Simulation sim(*s);
+        results = sim.run();
+    } catch (const std::exception& e) {
+        std::cerr << "pcisim run: simulation failed: " << e.what() << "\n";
+        return 1;
+    }
+    std::cout << summarize(results);
+    if (!a.json_out.empty()) {
+        std::ofstream out(a.json_out);
+        out << results.dump(2) << "\n";
+        if (!out) {
+            std::cerr << "pcisim run: cannot write " << a.json_out << "\n";
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int check(const Args& args) {
+    ScenarioArgs a;
+    try {
+        a = parse(args, false, "pcisim check SCENARIO [--set KEY=VALUE ...]");
+        Scenario::load(a.file, a.sets);
+    } catch (const po::error& e) {
+        std::cerr << "pcisim check: " << e.what() << "\n";
+        return 2;
+    } catch (const ScenarioError& e) {
+        return report_scenario_error(e);
+    }
+    std::cout << a.file << ": ok\n";
+    return 0;
+}
+
+int schema(const Args&) {
+    std::cout << schema_markdown();
+    return 0;
+}
+
+}  // namespace pcisim::cli

@@ -1,0 +1,46 @@
+#include "host_memory.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace pcisim {
+
+void HostMemory::check(std::uint64_t addr, std::uint64_t n) const {
+    if (addr > bytes_.size() || n > bytes_.size() - addr)
+        throw std::out_of_range("host memory access at " + std::to_string(addr) + " of " +
+                                std::to_string(n) + " bytes is outside the " +
+                                std::to_string(bytes_.size()) + "-byte memory");
+}
+
+void HostMemory::read(std::uint64_t addr, void* out, std::uint64_t n) const {
+    check(addr, n);
+    std::memcpy(out, bytes_.data() + addr, n);
+}
+
+void HostMemory::write(std::uint64_t addr, const void* in, std::uint64_t n) {
+    check(addr, n);
+    std::memcpy(bytes_.data() + addr, in, n);
+}
+
+std::uint32_t HostMemory::read32(std::uint64_t addr) const {
+    std::uint32_t v;
+    read(addr, &v, sizeof v);
+    return v;
+}
+
+std::uint64_t HostMemory::read64(std::uint64_t addr) const {
+    std::uint64_t v;
+    read(addr, &v, sizeof v);
+    return v;
+}
+
+void HostMemory::write32(std::uint64_t addr, std::uint32_t v) { write(addr, &v, sizeof v); }
+void HostMemory::write64(std::uint64_t addr, std::uint64_t v) { write(addr, &v, sizeof v); }
+
+std::uint8_t* HostMemory::span(std::uint64_t addr, std::uint64_t n) {
+    check(addr, n);
+    return bytes_.data() + addr;
+}
+
+}  // namespace pcisim

@@ -1,0 +1,40 @@
+// pcisim: a cycle-approximate PCI/PCI-X bus and e1000 NIC simulator.
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "cli/commands.h"
+#include "sim_time.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: pcisim COMMAND [ARGS]\n"
+    "  run SCENARIO [--set KEY=VALUE ...] [--json OUT]   simulate one scenario\n"
+    "  check SCENARIO [--set KEY=VALUE ...]              validate a scenario without running\n"
+    "  schema                                            every scenario key, as Markdown\n"
+    "Run 'pcisim COMMAND --help' for a command's options.\n";
+
+}  // namespace
+
+// SystemC's library provides main() and calls sc_main().
+int sc_main(int argc, char* argv[]) {
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);  // keep stdout for results
+    pcisim::use_picosecond_resolution();
+    const std::map<std::string, int (*)(const pcisim::cli::Args&)> commands = {
+        {"run", pcisim::cli::run},
+        {"check", pcisim::cli::check},
+        {"schema", pcisim::cli::schema},
+    };
+    if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+        std::cout << kUsage;
+        return argc < 2 ? 2 : 0;
+    }
+    auto it = commands.find(argv[1]);
+    if (it == commands.end()) {
+        std::cerr << "pcisim: unknown command '" << argv[1] << "'\n" << kUsage;
+        return 2;
+    }
+    return it->second(pcisim::cli::Args(argv + 2, argv + argc));
+}

@@ -1,0 +1,406 @@
+#include "pci_bus.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "scenario.h"
+#include "schema.h"
+#include "sim_time.h"
+
+namespace pcisim {
+
+const char* to_string(Termination t) {
+    switch (t) {
+    case Termination::Completed: return "completed";
+    case Termination::Retry: return "retry";
+    case Termination::Disconnect: return "disconnect";
+    case Termination::LatencyTimer: return "latency-timer";
+    case Termination::SplitResponse: return "split-response";
+    }
+    return "?";
+}
+
+std::vector<ParamSpec> bus_params() {
+    return {
+        choice("bus.kind", "pci", {"pci", "pcix"}, "Protocol of the NIC's bus segment."),
+        one_of_integers("bus.width_bits", "bits", 32, {32, 64}, "Data path width."),
+        number("bus.clock_mhz", "MHz", 33, 33, 133,
+               "Bus clock: PCI 33 or 66, PCI-X 66, 100 or 133. B = width/8 x clock."),
+        integer("bus.latency_timer_clocks", "clocks", 64, 0, 255,
+                "Latency timer of every master (config register): clocks a master may keep "
+                "the bus after FRAME# once GNT# is taken away. Linux/BIOS default 64."),
+        integer("bus.grant_clocks", "clocks", 2, 1, 16,
+                "REQ# to FRAME# on an idle bus not parked on the requester (arbiter samples "
+                "REQ#, drives GNT#, master samples GNT#)."),
+        integer("bus.turnaround_clocks", "clocks", 1, 0, 4,
+                "Idle clocks between two transactions (PCI 3.0 3.3.1)."),
+        integer("bus.retry_backoff_clocks", "clocks", 2, 0, 64,
+                "Clocks a master keeps REQ# released after a Retry or Disconnect (spec "
+                "minimum 2)."),
+        boolean("bus.park_on_last", true,
+                "Arbiter parks GNT# on the last master, which then starts without "
+                "arbitration."),
+    };
+}
+
+BusConfig BusConfig::from(const Scenario& s, const std::string& prefix) {
+    BusConfig c;
+    c.kind = s.text(prefix + ".kind") == "pcix" ? BusKind::PciX : BusKind::Pci;
+    c.width_bits = static_cast<unsigned>(s.integer(prefix + ".width_bits"));
+    c.clock_mhz = s.number(prefix + ".clock_mhz");
+    c.latency_timer_clocks = static_cast<unsigned>(s.integer(prefix + ".latency_timer_clocks"));
+    c.grant_clocks = static_cast<unsigned>(s.integer(prefix + ".grant_clocks"));
+    c.turnaround_clocks = static_cast<unsigned>(s.integer(prefix + ".turnaround_clocks"));
+    c.retry_backoff_clocks = static_cast<unsigned>(s.integer(prefix + ".retry_backoff_clocks"));
+    c.park_on_last = s.boolean(prefix + ".park_on_last");
+    return c;
+}
+
+Picos BusConfig::period() const {
+    return static_cast<Picos>(std::llround(1e6 / clock_mhz));
+}
+
+PciBus::PciBus(sc_core::sc_module_name name, const BusConfig& config)
+    : sc_core::sc_module(name),
+      config_(config),
+      period_(config.period()),
+      width_bytes_(config.width_bits / 8),
+      arbiter_(config.park_on_last) {
+    SC_METHOD(on_transaction_end);
+    sensitive << end_event_;
+    dont_initialize();
+    SC_METHOD(on_arbitrate);
+    sensitive << arbitrate_event_;
+    dont_initialize();
+}
+
+int PciBus::attach_master(BusMaster* master, const MasterConfig& config) {
+    MasterState m;
+    m.master = master;
+    m.config = config;
+    if (m.config.width_bits == 0 || m.config.width_bits > config_.width_bits)
+        m.config.width_bits = config_.width_bits;
+    if (m.config.latency_timer_clocks == 0)
+        m.config.latency_timer_clocks = config_.latency_timer_clocks;
+    masters_.push_back(std::move(m));
+    arbiter_.add_master();
+    return static_cast<int>(masters_.size()) - 1;
+}
+
+void PciBus::attach_target(BusTarget* target, std::uint64_t base, std::uint64_t size) {
+    windows_.push_back({base, size, target});
+}
+
+void PciBus::attach_default_target(BusTarget* target) { default_target_ = target; }
+
+BusTarget* PciBus::decode(std::uint64_t addr) const {
+    for (const auto& w : windows_)
+        if (addr >= w.base && addr - w.base < w.size) return w.target;
+    if (!default_target_)
+        throw std::logic_error(std::string(name()) + ": no target claims address " +
+                               std::to_string(addr) + " (master abort)");
+    return default_target_;
+}
+
+PciBus::Request PciBus::make_request(BusCommand command, std::uint64_t addr, std::uint32_t bytes,
+                                     std::uint64_t tag, std::uint32_t dword, int requester) {
+    Request r;
+    r.command = command;
+    r.addr = addr;
+    r.bytes = bytes;
+    r.tag = tag;
+    r.dword = dword;
+    r.requester = requester;
+    r.stats.issued = now_ps();
+    return r;
+}
+
+void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) {
+    Request r = make_request(BusCommand::MemRead, addr, bytes, tag, 0, -1);
+    masters_.at(master).queue.push_back(r);
+    request_bus(master, now_ps());
+}
+
+void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
+                   std::uint32_t dword) {
+    Request r = make_request(BusCommand::MemWrite, addr, bytes, tag, dword, -1);
+    masters_.at(master).queue.push_back(r);
+    request_bus(master, now_ps());
+}
+
+void PciBus::split_completion(int completer, int requester, std::uint64_t requester_tag,
+                              std::uint32_t bytes) {
+    const auto& waiting = masters_.at(requester).waiting_splits;
+    auto it = std::find_if(waiting.begin(), waiting.end(),
+                           [&](const Request& r) { return r.tag == requester_tag; });
+    if (it == waiting.end())
+        throw std::logic_error(std::string(name()) + ": split completion for an unknown request");
+    Request r = make_request(BusCommand::SplitCompletion, it->addr + it->done, bytes,
+                             requester_tag, 0, requester);
+    masters_.at(completer).queue.push_back(r);
+    request_bus(completer, now_ps());
+}
+
+std::uint32_t PciBus::phases(std::uint64_t addr, std::uint32_t bytes, unsigned width) const {
+    return static_cast<std::uint32_t>((addr % width + bytes + width - 1) / width);
+}
+
+void PciBus::request_bus(int master, Picos at) {
+    MasterState& m = masters_[master];
+    if (m.requesting || m.queue.empty() || (busy_ && current_.master == master)) return;
+    m.requesting = true;
+    m.request_time = align_up(std::max(at, m.not_before));
+    if (busy_) {
+        maybe_preempt(m.request_time);
+    } else {
+        Picos now = now_ps();
+        arbitrate_event_.notify(ps(m.request_time > now ? m.request_time - now : 0));
+    }
+}
+
+Picos PciBus::data_start_clock(const TargetOffer& offer, bool read) const {
+    unsigned devsel = static_cast<unsigned>(offer.devsel);
+    // PCI: address in clock 0; DEVSEL# in clock `devsel`; a read also needs the AD turnaround
+    // clock, so TRDY# no earlier than clock 2 (PCI 3.0 3.3.1).  PCI-X: address and attribute
+    // phases (clocks 0, 1), DEVSEL# decode A/B/C after the attribute phase, and the target
+    // response phase before data (PCI-X 2.0 2.6): one clock more than PCI decodes.
+    unsigned first = config_.kind == BusKind::Pci ? std::max(devsel, read ? 2u : 1u)
+                                                 : 1 + devsel + 1;
+    return first + offer.initial_wait_clocks;
+}
+
+void PciBus::on_arbitrate() {
+    if (busy_) return;
+    Picos now = now_ps();
+    std::vector<bool> requesting(masters_.size(), false);
+    bool any = false;
+    for (std::size_t i = 0; i < masters_.size(); ++i) {
+        requesting[i] = masters_[i].requesting && masters_[i].request_time <= now;
+        any = any || requesting[i];
+    }
+    if (!any) {
+        // Masters backing off after a retry come back later.
+        Picos next = 0;
+        for (const auto& m : masters_)
+            if (m.requesting && (next == 0 || m.request_time < next)) next = m.request_time;
+        if (next) arbitrate_event_.notify(ps(next - now));
+        return;
+    }
+    int winner = arbiter_.pick(requesting);
+    MasterState& m = masters_[winner];
+    Picos start = std::max(bus_free_, align_up(now));
+    if (winner != arbiter_.parked() || m.request_time < bus_free_)
+        start = std::max(start, m.request_time + config_.grant_clocks * period_);
+    // A master parked on an idle bus drives FRAME# in the clock it wants the bus.
+    arbiter_.granted(winner);
+    m.requesting = false;
+    start_transaction(winner, start);
+}
+
+void PciBus::start_transaction(int master, Picos start) {
+    MasterState& m = masters_[master];
+    Request& r = m.queue.front();
+    r.stats.arbitration += start - m.request_time;
+
+    BusTransaction t;
+    t.command = r.command;
+    t.master = master;
+    t.addr = r.addr + (r.command == BusCommand::MemRead ? r.issued : r.done);
+    t.bytes = r.bytes - (r.command == BusCommand::MemRead ? r.issued : r.done);
+    t.tag = r.tag;
+    t.dword = r.dword;
+    t.start = start;
+    bool pcix_read = config_.kind == BusKind::PciX && r.command == BusCommand::MemRead;
+    if (pcix_read) t.bytes = std::min<std::uint32_t>(t.bytes, m.config.mmrbc_bytes);
+
+    TargetOffer offer;
+    if (r.command == BusCommand::SplitCompletion) {
+        offer.devsel = Devsel::Fast;  // the requester claims its own completion (decode A)
+        current_target_ = nullptr;
+    } else {
+        current_target_ = decode(t.addr);
+        offer = current_target_->offer(t, start);
+    }
+    bool read = r.command == BusCommand::MemRead;
+    Picos first = data_start_clock(offer, read);
+    unsigned width = r.command == BusCommand::SplitCompletion
+                         ? masters_[r.requester].config.width_bits / 8
+                         : m.config.width_bits / 8;
+
+    Picos end_clocks;
+    if (offer.kind != TargetOffer::Data) {
+        t.termination = offer.kind == TargetOffer::Retry ? Termination::Retry
+                                                         : Termination::SplitResponse;
+        t.bytes_done = 0;
+        end_clocks = first + 1 + config_.turnaround_clocks;
+    } else {
+        std::uint32_t bytes = t.bytes;
+        t.termination = Termination::Completed;
+        if (offer.max_bytes && offer.max_bytes < bytes) {
+            bytes = offer.max_bytes;
+            t.termination = Termination::Disconnect;
+        }
+        t.bytes_done = bytes;
+        end_clocks = first + phases(t.addr, bytes, width) + config_.turnaround_clocks;
+    }
+    current_ = t;
+    current_offer_ = offer;
+    current_width_ = width;
+    data_first_ = start + first * period_;
+    busy_ = true;
+    preempted_ = false;
+    set_end(start + end_clocks * period_);
+    // Another master already waiting takes GNT# away in the first clock.
+    for (std::size_t i = 0; i < masters_.size(); ++i)
+        if (static_cast<int>(i) != master && masters_[i].requesting)
+            maybe_preempt(std::max(masters_[i].request_time, start));
+}
+
+void PciBus::set_end(Picos end) {
+    scheduled_end_ = end;
+    end_event_.cancel();
+    end_event_.notify(ps(end - now_ps()));
+}
+
+// GNT# is taken from the current master one clock after another master's REQ# is sampled.  The
+// master stops at the later of that and its latency-timer expiry (counted from FRAME#), after
+// the data phase in progress; a PCI-X master only at the next ADB (PCI 3.0 3.5.4; PCI-X 2.0
+// 2.12.1).
+void PciBus::maybe_preempt(Picos request_time) {
+    if (!busy_ || preempted_ || current_.termination == Termination::Retry ||
+        current_.termination == Termination::SplitResponse || current_.bytes_done == 0)
+        return;
+    const MasterState& m = masters_[current_.master];
+    Picos gnt_removed = align_up(request_time) + period_;
+    Picos timer_expired = current_.start + m.config.latency_timer_clocks * period_;
+    Picos last_data = std::max({gnt_removed, timer_expired, data_first_});
+    std::uint64_t offset = current_.addr % current_width_;
+    std::uint64_t phases_allowed = (last_data - data_first_) / period_ + 1;
+    std::uint64_t bytes = phases_allowed * current_width_ - offset;
+    if (config_.kind == BusKind::PciX) {
+        std::uint64_t end_addr = current_.addr + bytes;
+        end_addr = (end_addr + config_.adb_bytes - 1) / config_.adb_bytes * config_.adb_bytes;
+        bytes = end_addr - current_.addr;
+    }
+    if (bytes >= current_.bytes_done) return;
+    preempted_ = true;
+    current_.bytes_done = static_cast<std::uint32_t>(bytes);
+    current_.termination = Termination::LatencyTimer;
+    Picos end = data_first_ +
+                (phases(current_.addr, current_.bytes_done, current_width_) +
+                 config_.turnaround_clocks) * period_;
+    if (end < scheduled_end_) set_end(std::max(end, align_up(now_ps())));
+}
+
+void PciBus::on_transaction_end() {
+    BusTransaction t = current_;
+    t.end = scheduled_end_;
+    busy_ = false;
+    bus_free_ = t.end;
+    MasterState& m = masters_[t.master];
+    Request& r = m.queue.front();
+
+    counters_.busy += t.end - t.start;
+    ++counters_.transactions;
+    counters_.data_bytes += t.bytes_done;
+    ++r.stats.transactions;
+    Picos first = data_first_ - t.start;
+    Picos turnaround = config_.turnaround_clocks * period_;
+    switch (t.termination) {
+    case Termination::Retry:
+        ++counters_.retries;
+        ++r.stats.retries;
+        r.stats.latency += t.end - t.start;
+        break;
+    case Termination::SplitResponse:
+        ++counters_.split_responses;
+        r.stats.overhead += t.end - t.start;
+        break;
+    default: {
+        Picos data = t.end - t.start - first - turnaround;
+        Picos wait = current_offer_.initial_wait_clocks * period_;
+        r.stats.overhead += first - wait + turnaround;
+        r.stats.latency += wait;
+        r.stats.data += data;
+        if (t.termination == Termination::Disconnect) ++counters_.disconnects, ++r.stats.disconnects;
+        if (t.termination == Termination::LatencyTimer) ++counters_.preemptions, ++r.stats.preemptions;
+        break;
+    }
+    }
+    if (current_target_) current_target_->complete(t);
+    if (observer_) observer_(observer_ctx_, t);
+
+    // Advance the master's request and hand out completions.
+    Picos backoff = config_.retry_backoff_clocks * period_;
+    if (t.termination == Termination::Retry || t.termination == Termination::Disconnect)
+        m.not_before = t.end + backoff;
+    if (t.command == BusCommand::MemRead && config_.kind == BusKind::PciX) {
+        if (t.termination == Termination::SplitResponse) {
+            r.issued += t.bytes;
+            ++r.outstanding;
+            if (r.issued == r.bytes || r.outstanding >= m.config.max_outstanding_splits) {
+                m.waiting_splits.push_back(r);
+                m.queue.pop_front();
+            }
+        } else {
+            // Immediate response (target answered with data): behaves like a PCI read.
+            r.issued += t.bytes_done;
+            r.done += t.bytes_done;
+            if (r.done == r.bytes) {
+                Request done = r;
+                m.queue.pop_front();
+                finish(t.master, done, t.end, t.dword);
+            }
+        }
+    } else if (t.command == BusCommand::SplitCompletion) {
+        deliver_split(r.requester, r.tag, t.bytes_done, t.end);
+        r.done += t.bytes_done;
+        if (r.done == r.bytes) m.queue.pop_front();
+    } else {
+        r.done += t.bytes_done;
+        if (t.command == BusCommand::MemRead) r.issued = r.done;
+        if (r.done == r.bytes) {
+            Request done = r;
+            m.queue.pop_front();
+            finish(t.master, done, t.end, t.dword);
+        }
+    }
+    if (!m.queue.empty()) request_bus(t.master, t.end);
+    arbitrate_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void PciBus::deliver_split(int requester, std::uint64_t tag, std::uint32_t bytes, Picos when) {
+    MasterState& m = masters_[requester];
+    auto it = std::find_if(m.waiting_splits.begin(), m.waiting_splits.end(),
+                           [&](const Request& r) { return r.tag == tag; });
+    Request& r = *it;
+    r.done += bytes;
+    // A split request of up to MMRBC bytes is over when all its bytes have come back.
+    if (r.done < r.issued) return;
+    --r.outstanding;
+    if (r.done == r.bytes) {
+        Request done = r;
+        m.waiting_splits.erase(it);
+        finish(requester, done, when, 0);
+    } else if (r.issued < r.bytes) {
+        // More to ask for: back to the front of the master's queue.
+        Request more = r;
+        m.waiting_splits.erase(it);
+        m.queue.push_front(more);
+        request_bus(requester, when);
+    }
+}
+
+void PciBus::finish(int master, Request& r, Picos when, std::uint32_t dword) {
+    r.stats.finished = when;
+    Picos total = when - r.stats.issued;
+    Picos accounted = r.stats.arbitration + r.stats.overhead + r.stats.data + r.stats.latency;
+    if (total > accounted) r.stats.latency += total - accounted;
+    if (r.command == BusCommand::MemRead)
+        masters_[master].master->read_done(r.tag, r.stats, dword);
+    else
+        masters_[master].master->write_done(r.tag, r.stats);
+}
+
+}  // namespace pcisim

@@ -1,0 +1,142 @@
+// One PCI or PCI-X bus segment with its arbiter.
+//
+// Event-driven: the bus computes each transaction's length in clocks when it starts (address,
+// attribute, DEVSEL, wait states, data phases, turnaround; cut short by target disconnect,
+// retry, split response or latency-timer preemption) and schedules a single event at its end.
+// A request arriving during a transaction may move that end earlier (GNT# taken away from a
+// master whose latency timer has run out).  Masters see logical reads and writes: the bus
+// splits them into transactions, re-requests after retries and disconnects, and reports per
+// request where the time went (DmaStats).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "arbiter.h"
+#include "pci_types.h"
+
+namespace pcisim {
+
+class Scenario;
+
+struct BusConfig {
+    BusKind kind = BusKind::Pci;
+    unsigned width_bits = 32;
+    double clock_mhz = 33;
+    unsigned latency_timer_clocks = 64;  // default for every master (config-space register)
+    unsigned grant_clocks = 2;           // REQ# to FRAME# on an idle bus not parked on the master
+    unsigned turnaround_clocks = 1;      // idle clock between transactions
+    unsigned retry_backoff_clocks = 2;   // a retried master releases REQ# this long (PCI 3.0 3.3.3.2.2)
+    unsigned adb_bytes = 128;            // PCI-X allowable disconnect boundary
+    bool park_on_last = true;            // bus parking on the last master
+
+    static BusConfig from(const Scenario& s, const std::string& prefix);
+    Picos period() const;
+};
+
+class PciBus : public sc_core::sc_module, public BusPort {
+public:
+    SC_HAS_PROCESS(PciBus);
+    PciBus(sc_core::sc_module_name name, const BusConfig& config);
+
+    int attach_master(BusMaster* master, const MasterConfig& config) override;
+    void attach_target(BusTarget* target, std::uint64_t base, std::uint64_t size) override;
+    // Everything not positively decoded (host memory, through the bridge above this segment).
+    void attach_default_target(BusTarget* target);
+
+    void read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) override;
+    void write(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
+               std::uint32_t dword = 0) override;
+    // PCI-X: a completer returns `bytes` of the split read `requester_tag` to `requester`.
+    void split_completion(int completer, int requester, std::uint64_t requester_tag,
+                          std::uint32_t bytes);
+
+    const BusConfig& config() const { return config_; }
+    Picos period() const { return period_; }
+    Picos align_up(Picos t) const { return (t + period_ - 1) / period_ * period_; }
+
+    // Observers (statistics, tests, waveform views).
+    struct Counters {
+        Picos busy = 0;  // clocks the bus was not idle (incl. turnaround), in ps
+        std::uint64_t transactions = 0, retries = 0, disconnects = 0, preemptions = 0,
+                      split_responses = 0, data_bytes = 0;
+    };
+    const Counters& counters() const { return counters_; }
+    void reset_counters() { counters_ = Counters{}; }
+    const std::string& master_name(int id) const { return masters_[id].config.name; }
+    std::size_t master_count() const { return masters_.size(); }
+    // Called with every finished transaction (tests, traces).  Not on the hot path when unset.
+    void set_transaction_observer(void (*fn)(void*, const BusTransaction&), void* ctx) {
+        observer_ = fn, observer_ctx_ = ctx;
+    }
+
+private:
+    struct Request {  // a logical read or write
+        BusCommand command = BusCommand::MemRead;
+        std::uint64_t addr = 0;
+        std::uint32_t bytes = 0;
+        std::uint32_t done = 0;       // bytes transferred (read: arrived) so far
+        std::uint32_t issued = 0;     // PCI-X read: bytes asked for in split requests so far
+        unsigned outstanding = 0;     // PCI-X read: split requests not yet completed
+        std::uint64_t tag = 0;
+        std::uint32_t dword = 0;
+        int requester = -1;           // split completion: who gets the data
+        DmaStats stats;
+    };
+    struct MasterState {
+        BusMaster* master;
+        MasterConfig config;
+        std::deque<Request> queue;   // head is being worked on
+        std::vector<Request> waiting_splits;  // PCI-X reads awaiting completions
+        bool requesting = false;
+        Picos request_time = 0;      // REQ# asserted (clock-aligned)
+        Picos not_before = 0;        // retry back-off
+    };
+
+    static Request make_request(BusCommand command, std::uint64_t addr, std::uint32_t bytes,
+                                std::uint64_t tag, std::uint32_t dword, int requester);
+    void request_bus(int master, Picos at);
+    void schedule_arbitration();
+    void on_arbitrate();
+    void on_transaction_end();
+    void start_transaction(int master, Picos start);
+    Picos data_start_clock(const TargetOffer& offer, bool read) const;
+    void set_end(Picos end);
+    void maybe_preempt(Picos request_time);
+    void finish(int master, Request& req, Picos when, std::uint32_t dword);
+    void deliver_split(int requester, std::uint64_t tag, std::uint32_t bytes, Picos when);
+    BusTarget* decode(std::uint64_t addr) const;
+    std::uint32_t phases(std::uint64_t addr, std::uint32_t bytes, unsigned width) const;
+
+    BusConfig config_;
+    Picos period_;
+    unsigned width_bytes_;
+    std::vector<MasterState> masters_;
+    struct Window { std::uint64_t base, size; BusTarget* target; };
+    std::vector<Window> windows_;
+    BusTarget* default_target_ = nullptr;
+    Arbiter arbiter_;
+
+    // The transaction on the bus, if any.
+    bool busy_ = false;
+    BusTransaction current_;
+    BusTarget* current_target_ = nullptr;
+    TargetOffer current_offer_;
+    unsigned current_width_ = 4;  // bytes per data phase of the current transaction
+    bool preempted_ = false;
+    Picos data_first_ = 0;     // first data clock (absolute)
+    Picos scheduled_end_ = 0;
+    Picos bus_free_ = 0;       // first clock a new FRAME# may start
+
+    sc_core::sc_event end_event_;
+    sc_core::sc_event arbitrate_event_;
+    Counters counters_;
+    void (*observer_)(void*, const BusTransaction&) = nullptr;
+    void* observer_ctx_ = nullptr;
+};
+
+}  // namespace pcisim

@@ -1,0 +1,130 @@
+// What moves on a PCI/PCI-X segment, and the two roles a device can play there.
+//
+// Our own small interface instead of TLM-2.0 sockets: a PCI transaction's duration depends on
+// the arbiter, on other masters' requests arriving while it runs (latency-timer preemption) and
+// on the target's answer (retry, split, disconnect), so the bus computes the whole transaction
+// in clocks and only asks the target for its answer.  See docs/architecture.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace pcisim {
+
+// Simulated time inside the bus maths: integer picoseconds (the SystemC resolution we set).
+using Picos = std::uint64_t;
+constexpr Picos kPicosPerNs = 1000;
+constexpr Picos kPicosPerUs = 1000000;
+
+enum class BusKind { Pci, PciX };
+
+enum class BusCommand {
+    MemRead,          // PCI Memory Read Multiple / PCI-X Memory Read Block
+    MemWrite,         // posted
+    SplitCompletion,  // PCI-X: completer returning read data to the requester
+};
+
+// How a transaction ended (PCI 3.0 section 3.3.3; PCI-X 2.0 section 2.10).
+enum class Termination {
+    Completed,      // every byte asked for was transferred
+    Retry,          // target signalled STOP# before any data (delayed read not ready)
+    Disconnect,     // target stopped after some data (buffer end, PCI-X ADB)
+    LatencyTimer,   // master stopped: latency timer expired and GNT# was taken away
+    SplitResponse,  // PCI-X target took the request and will complete it later
+};
+
+const char* to_string(Termination t);
+
+// DEVSEL# timing (PCI "fast/medium/slow"; PCI-X decode A/B/C): clocks after the address phase
+// (PCI) or attribute phase (PCI-X) at which the target claims the transaction.
+enum class Devsel { Fast = 1, Medium = 2, Slow = 3 };
+
+// One bus transaction as the bus runs it.
+struct BusTransaction {
+    BusCommand command = BusCommand::MemRead;
+    int master = -1;               // master id on this segment
+    std::uint64_t addr = 0;
+    std::uint32_t bytes = 0;       // bytes the master wants in this transaction
+    std::uint32_t dword = 0;       // register value of a single-dword MMIO access
+    std::uint64_t tag = 0;         // the master's tag of the request this transaction serves
+    // Outcome, filled in by the bus:
+    Termination termination = Termination::Completed;
+    std::uint32_t bytes_done = 0;
+    Picos start = 0;               // first clock of the address phase
+    Picos end = 0;                 // first clock the bus is free again
+};
+
+// A target's answer to a transaction starting at `start` (it must not change its state: the
+// transaction may still be cut short; `complete` reports what really happened).
+struct TargetOffer {
+    enum Kind { Data, Retry, Split } kind = Data;
+    Devsel devsel = Devsel::Medium;
+    unsigned initial_wait_clocks = 0;  // wait states before the first data phase
+    std::uint32_t max_bytes = 0;       // target disconnects after this many bytes; 0: no limit
+};
+
+// Per logical request (one read or write a master asked for, however many transactions it
+// took): where its time went.  Sums over all of the request's transactions.
+struct DmaStats {
+    Picos arbitration = 0;   // REQ# asserted until FRAME#
+    Picos overhead = 0;      // address/attribute/decode clocks and turnaround
+    Picos latency = 0;       // waiting for read data: retries and back-off, split wait
+    Picos data = 0;          // data phases, including target wait states
+    unsigned transactions = 0;
+    unsigned retries = 0;
+    unsigned disconnects = 0;
+    unsigned preemptions = 0;  // latency timer expiries
+    Picos issued = 0;        // when the master asked
+    Picos finished = 0;      // when the last byte arrived (read) or crossed the bus (write)
+};
+
+// Anything that starts transactions on a segment.
+class BusMaster {
+public:
+    virtual ~BusMaster() = default;
+    // Every byte of read `tag` has arrived.  `dword` carries the value of a register read.
+    virtual void read_done(std::uint64_t tag, const DmaStats& stats, std::uint32_t dword) = 0;
+    // Posted write `tag` has crossed the bus.
+    virtual void write_done(std::uint64_t tag, const DmaStats& stats) = 0;
+};
+
+// Anything that claims transactions on a segment.
+class BusTarget {
+public:
+    virtual ~BusTarget() = default;
+    virtual TargetOffer offer(const BusTransaction& t, Picos start) = 0;
+    // The transaction is over (see t.termination, t.bytes_done).  For a register read the
+    // target puts the value in t.dword.
+    virtual void complete(BusTransaction& t) = 0;
+};
+
+// How a master is set up on its segment (its configuration-space registers).
+struct MasterConfig {
+    std::string name;
+    unsigned width_bits = 0;            // the master's data path; 0: the bus width
+    unsigned latency_timer_clocks = 0;  // 0: the bus default
+    unsigned mmrbc_bytes = 512;         // PCI-X maximum memory read byte count
+    unsigned max_outstanding_splits = 1;
+};
+
+// The master side of a segment as a device sees it (PciBus implements it; tests may fake it).
+class BusPort {
+public:
+    virtual ~BusPort() = default;
+    virtual int attach_master(BusMaster* master, const MasterConfig& config) = 0;
+    // Positive decode of [base, base+size) to `target` (a device's memory BAR).
+    virtual void attach_target(BusTarget* target, std::uint64_t base, std::uint64_t size) = 0;
+    // Logical requests; completions come back through the master's BusMaster interface.
+    virtual void read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) = 0;
+    virtual void write(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
+                       std::uint32_t dword = 0) = 0;
+};
+
+// Level-sensitive interrupt line (INTA#) from a device to the CPU.
+class InterruptSink {
+public:
+    virtual ~InterruptSink() = default;
+    virtual void set_interrupt(bool asserted) = 0;
+};
+
+}  // namespace pcisim

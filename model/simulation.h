@@ -1,0 +1,36 @@
+// Builds the platform a scenario describes (host bridge, bridges, the NIC's bus segment, its
+// masters) and runs it to a steady state.  SystemC elaborates once per process: one
+// Simulation per process.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario.h"
+
+namespace pcisim {
+
+class Simulation {
+public:
+    explicit Simulation(const Scenario& scenario);
+    ~Simulation();
+
+    // Warm-up, then batches until the measured rate is stable; the results as JSON.
+    nlohmann::json run();
+
+private:
+    struct Parts;
+    double measured_rate() const;  // what stability is judged on
+    nlohmann::json results(double window_us, double last_change) const;
+    void reset_statistics();
+
+    const Scenario& scenario_;
+    std::unique_ptr<Parts> parts_;
+};
+
+// The readable summary of a results document.
+std::string summarize(const nlohmann::json& results);
+
+}  // namespace pcisim
