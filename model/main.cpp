@@ -18,9 +18,8 @@ const char* kUsage =
 
 }  // namespace
 
-// SystemC's library provides main() and calls sc_main().
+// Called by SystemC's sc_elab_and_sim() from main() below.
 int sc_main(int argc, char* argv[]) {
-    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);  // keep stdout for results
     pcisim::use_picosecond_resolution();
     const std::map<std::string, int (*)(const pcisim::cli::Args&)> commands = {
         {"run", pcisim::cli::run},
@@ -37,4 +36,11 @@ int sc_main(int argc, char* argv[]) {
         return 2;
     }
     return it->second(pcisim::cli::Args(argv + 2, argv + argc));
+}
+
+// Our own entry point instead of the library's, so that the SystemC banner is off before the
+// kernel prints it.
+int main(int argc, char* argv[]) {
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+    return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -1,0 +1,117 @@
+// Register accesses from the CPU through the host bridge, and reads through bridges.
+#include <catch2/catch.hpp>
+
+#include "bridge_face.h"
+#include "bus_test_parts.h"
+#include "host_bridge.h"
+#include "pci_bridge.h"
+#include "scenario.h"
+
+using namespace pcisim;
+using namespace pcisim::test;
+
+namespace {
+constexpr Picos kPci33 = 30303;
+
+struct CpuSide : MmioClient {
+    std::vector<std::pair<Picos, std::uint32_t>> values;
+    void mmio_read_done(std::uint64_t, std::uint32_t v) override { values.push_back({now_ps(), v}); }
+};
+
+Scenario platform(const std::string& extra = "") {
+    return Scenario::from_json(nlohmann::json::parse(R"({
+        "host": {"memory_latency_ns": 300, "line_transfer_ns": 0,
+                 "mmio_down_ns": 100, "mmio_up_ns": 100}, "bridges": [)" + extra + "]}"),
+                               "test");
+}
+}  // namespace
+
+TEST_CASE("a register read stalls for the whole round trip; a posted write does not") {
+    Scenario s = platform();
+    HostBridge host("host", s);
+    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
+    FaceConfig fc;
+    BridgeFace face("face", fc, bus, host);
+    host.route_mmio(&face, host.mmio_down_latency(), host.mmio_up_latency());
+    FixedTarget nic;
+    nic.answer.devsel = Devsel::Medium;
+    nic.answer.initial_wait_clocks = 2;
+    nic.read_value = 0xabcd;
+    bus.attach_target(&nic, 0xf0000000, 0x20000);
+    CpuSide cpu;
+    host.mmio_read(0xf00000c0, &cpu, 1);
+    sc_core::sc_start();
+    REQUIRE(cpu.values.size() == 1);
+    // Down 100 ns: at the face at 100000 ps, REQ# on the next edge, clock 4 (121212 ps);
+    // not parked: FRAME# at 6; medium DEVSEL + read turnaround = clock 2, plus 2 wait states:
+    // data in relative clock 4, turnaround: ends at 6 + 4 + 1 + 1 = 12 clocks; up 100 ns.
+    CHECK(cpu.values[0].first == 12 * kPci33 + 100000);
+    CHECK(cpu.values[0].second == 0xabcd);
+}
+
+TEST_CASE("a posted register write reaches the device after the path down and one transaction") {
+    Scenario s = platform();
+    HostBridge host("host", s);
+    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
+    FaceConfig fc;
+    BridgeFace face("face", fc, bus, host);
+    host.route_mmio(&face, host.mmio_down_latency(), host.mmio_up_latency());
+    FixedTarget nic;
+    nic.answer.devsel = Devsel::Medium;
+    bus.attach_target(&nic, 0xf0000000, 0x20000);
+    TransactionLog log;
+    log.attach(bus);
+    host.mmio_write(0xf0003818, 42);
+    sc_core::sc_start();
+    REQUIRE(nic.seen.size() == 1);
+    CHECK(nic.seen[0].dword == 42);
+    // FRAME# at 6 as above; write, medium DEVSEL: data in clock 2; 1 data phase; turnaround:
+    // 6 + 2 + 1 + 1 = 10 clocks.
+    CHECK(log.all.at(0).end == 10 * kPci33);
+}
+
+TEST_CASE("read latency adds up through one and two bridges") {
+    Scenario none = platform();
+    Scenario one = platform(R"({"upstream_latency_ns": 100, "downstream_latency_ns": 50})");
+    Scenario two = platform(R"({"upstream_latency_ns": 100, "downstream_latency_ns": 50},
+                               {"upstream_latency_ns": 40, "downstream_latency_ns": 60})");
+    HostBridge host("host", none);
+    PciBridge b1("b1", one, "bridges.0", host);
+    PciBridge b2a("b2a", two, "bridges.0", host);
+    PciBridge b2b("b2b", two, "bridges.1", b2a);
+    CHECK(host.read_time(0x1000, 64) == 300000);
+    CHECK(b1.read_time(0x1000, 64) == 300000 + 150000);
+    CHECK(b2b.read_time(0x1000, 64) == 300000 + 150000 + 100000);
+}
+
+TEST_CASE("the host bridge reads whole cache lines") {
+    Scenario s = Scenario::from_json(nlohmann::json::parse(
+        R"({"host": {"memory_latency_ns": 100, "line_transfer_ns": 20}})"), "test");
+    HostBridge host("host", s);
+    CHECK(host.read_time(0x1002, 60) == 100000);        // bytes 2..61: one line
+    CHECK(host.read_time(0x1002, 64) == 120000);        // bytes 2..65: two lines
+    CHECK(host.read_time(0x1000, 512) == 100000 + 7 * 20000);
+}
+
+TEST_CASE("a delayed read through a bridge waits for the sum of the latencies") {
+    Scenario s = platform(R"({"upstream_latency_ns": 100, "downstream_latency_ns": 50})");
+    HostBridge host("host", s);
+    PciBridge bridge("p2p", s, "bridges.0", host);
+    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
+    FaceConfig fc;
+    fc.prefetch_bytes = 64;
+    BridgeFace face("face", fc, bus, bridge);
+    TransactionLog log;
+    log.attach(bus);
+    RecordingMaster m("m", bus);
+    bus.read(m.id, 0x1000, 64, 1);
+    sc_core::sc_start();
+    REQUIRE(m.done.size() == 1);
+    // First attempt retried, ends at clock 6; data at 6 clocks + 450 ns = 631818 ps.  The
+    // master polls every 6 clocks (4-clock retry + 2 back-off, parked): attempts at 8, 14, 20,
+    // 26 (788 ns > 632 ns): the one at clock 26 gets the data.
+    const BusTransaction& data = log.all.back();
+    CHECK(data.termination == Termination::Completed);
+    CHECK(data.start == 26 * kPci33);
+    CHECK(log.all[log.all.size() - 2].start == 20 * kPci33);
+}

@@ -1,0 +1,90 @@
+// Scenario checking: every bad input gives one line naming the key, the value and the expectation.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+#include "scenario.h"
+
+using namespace pcisim;
+using nlohmann::json;
+
+namespace {
+std::vector<std::string> problems_of(const std::string& text,
+                                     const std::vector<std::string>& sets = {}) {
+    try {
+        Scenario::from_json(json::parse(text), "test", sets);
+    } catch (const ScenarioError& e) {
+        return e.problems();
+    }
+    return {};
+}
+
+bool any_contains(const std::vector<std::string>& v, const std::string& part) {
+    for (const auto& s : v)
+        if (s.find(part) != std::string::npos) return true;
+    return false;
+}
+}  // namespace
+
+TEST_CASE("defaults fill every key the scenario leaves out") {
+    Scenario s = Scenario::from_json(json::object(), "test");
+    CHECK(s.text("bus.kind") == "pci");
+    CHECK(s.integer("bus.width_bits") == 32);
+    CHECK(s.number("bus.clock_mhz") == 33);
+}
+
+TEST_CASE("malformed JSON names the line and column") {
+    std::string path = "malformed-test.json";
+    {
+        std::ofstream f(path);
+        f << "{\n  \"bus\": {\n    \"clock_mhz\": 33,\n  }\n}\n";
+    }
+    try {
+        Scenario::load(path);
+        FAIL("no error");
+    } catch (const ScenarioError& e) {
+        CHECK(e.problems().at(0).find(path + ":4:3:") == 0);
+    }
+    std::remove(path.c_str());
+}
+
+TEST_CASE("an unknown key is rejected with the nearest valid key") {
+    auto p = problems_of(R"({"bus": {"clock_mhzz": 66}})");
+    REQUIRE(p.size() == 1);
+    CHECK(p[0] == "bus.clock_mhzz: unknown key; did you mean \"bus.clock_mhz\"?");
+}
+
+TEST_CASE("wrong types and ranges name the path, the value and the expectation") {
+    auto p = problems_of(R"({"bus": {"width_bits": 48, "latency_timer_clocks": "64"}})");
+    CHECK(any_contains(p, "bus.width_bits: 48 is not allowed; expected one of 32 64"));
+    CHECK(any_contains(p, "bus.latency_timer_clocks: \"64\" is not a number"));
+    CHECK(p.size() == 2);  // every problem, not only the first
+}
+
+TEST_CASE("conventional PCI at 100 MHz is an inconsistent combination") {
+    auto p = problems_of(R"({"bus": {"kind": "pci", "clock_mhz": 100}})");
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].find("bus.clock_mhz: 100") == 0);
+    CHECK(p[0].find("33 or 66") != std::string::npos);
+    CHECK(problems_of(R"({"bus": {"kind": "pcix", "clock_mhz": 100}})").empty());
+}
+
+TEST_CASE("set overrides any key by its dotted path, list items included") {
+    Scenario s = Scenario::from_json(json::parse(R"({"bridges": [{"name": "p64h2"}]})"), "test",
+                                     {"bus.clock_mhz=66", "bridges.0.upstream_latency_ns=250",
+                                      "bridges[0].name=other"});
+    CHECK(s.number("bus.clock_mhz") == 66);
+    CHECK(s.number("bridges.0.upstream_latency_ns") == 250);
+    CHECK(s.text("bridges.0.name") == "other");
+    auto p = problems_of("{}", {"bus.clok_mhz=66"});
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].find("did you mean \"bus.clock_mhz\"") != std::string::npos);
+}
+
+TEST_CASE("a scenario's values win over the platform it names") {
+    Scenario s = Scenario::load(std::string(PCISIM_SOURCE_DIR) + "/scenarios/bus-demo.json",
+                                {"bus.clock_mhz=66"});
+    CHECK(s.number("bus.clock_mhz") == 66);
+    CHECK(s.count("masters") == 2);
+}
