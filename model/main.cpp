@@ -14,6 +14,11 @@ const char* kUsage =
     "  run SCENARIO [--set KEY=VALUE ...] [--json OUT]   simulate one scenario\n"
     "  check SCENARIO [--set KEY=VALUE ...]              validate a scenario without running\n"
     "  schema                                            every scenario key, as Markdown\n"
+    "  sweep SCENARIO --vary KEY=V1,V2|A:B:STEP ... [--set KEY=VALUE ...] [-j N] [-o OUT.csv]\n"
+    "        [--shard I/N] [--timeout-s S]                one simulation per point, as CSV+JSON\n"
+    "  merge OUT.csv SHARD.csv ...                       join the shards of a sweep\n"
+    "  fit SWEEP.csv [--group-by KEYS] [--x COL] [--y COL] [--json OUT]\n"
+    "                                                    fit pps = B/(s+k) per regime\n"
     "Run 'pcisim COMMAND --help' for a command's options.\n";
 
 }  // namespace
@@ -25,6 +30,9 @@ int sc_main(int argc, char* argv[]) {
         {"run", pcisim::cli::run},
         {"check", pcisim::cli::check},
         {"schema", pcisim::cli::schema},
+        {"sweep", pcisim::cli::sweep},
+        {"merge", pcisim::cli::merge},
+        {"fit", pcisim::cli::fit},
     };
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
         std::cout << kUsage;

@@ -47,6 +47,9 @@ std::vector<ParamSpec> simulation_params() {
         text("description", "", "What the scenario is for."),
         text("platform", "", "Platform file whose values this scenario overrides (resolved "
                              "beside the scenario, then in scenarios/)."),
+        boolean("nic.enabled", true,
+                "Put the e1000 on the bus with a CPU, driver and pktgen per port; false for "
+                "bus-only runs (synthetic masters)."),
         number("simulation.warmup_us", "us", 500, 0, 1e7,
                "Simulated time discarded before measuring (rings fill, queues settle)."),
         number("simulation.batch_us", "us", 1000, 1, 1e7,
@@ -64,7 +67,7 @@ const std::vector<ParamSpec>& schema() {
     static const std::vector<ParamSpec> all = [] {
         std::vector<ParamSpec> v;
         for (auto part : {simulation_params, bus_params, host_params, bridge_params,
-                          dma_master_params})
+                          dma_master_params, nic_params, driver_params, pktgen_params, cpu_params})
             for (auto& p : part()) v.push_back(std::move(p));
         return v;
     }();

@@ -1,21 +1,75 @@
 #include "simulation.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 #include <systemc>
 
 #include "bridge_face.h"
+#include "cpu.h"
 #include "dma_master.h"
+#include "driver/e1000_driver.h"
+#include "e1000/e1000.h"
 #include "host_bridge.h"
 #include "host_memory.h"
 #include "pci_bridge.h"
 #include "pci_bus.h"
+#include "pktgen.h"
 #include "sim_time.h"
+#include "skb_pool.h"
 
 namespace pcisim {
 
 using nlohmann::json;
+
+namespace {
+// Where things live: the NIC's memory BAR (as a BIOS would assign it), each port's descriptor
+// ring, and the socket buffers.  Addresses carry no timing beyond cache-line alignment.
+constexpr std::uint64_t kNicBar = 0xf0000000;
+constexpr std::uint64_t kRingBase = 0x100000;
+constexpr std::uint64_t kRingSpacing = 0x100000;
+constexpr std::uint64_t kSkbBase = 0x400000;
+}  // namespace
+
+// The software and CPU of one transmitting port.
+struct PortSoftware : CpuSoftware {
+    std::unique_ptr<Cpu> cpu;
+    std::unique_ptr<E1000Driver> driver;
+    std::unique_ptr<Pktgen> pktgen;
+    bool enabled = true;
+    bool has_work() const override { return enabled && pktgen->has_work(); }
+    void start() override { driver->configure_tx(); }
+    void run_once() override { pktgen->run_once(); }
+    void interrupt() override { pktgen->interrupt(); }
+    void timer() override { pktgen->timer(); }
+};
+
+// Every frame leaving the MAC: counted, and checked to be the next in pktgen's order.
+struct FrameCheck {
+    unsigned port = 0;
+    bool check_order = false;
+    std::uint32_t expected_seq = 0;
+    std::uint64_t frames = 0;
+    Picos first = 0, last = 0;     // in the window
+    std::uint64_t window_frames = 0;
+    void seen(const std::uint8_t* frame, unsigned len, Picos when) {
+        ++frames;
+        if (check_order) {
+            std::uint32_t seq;
+            std::memcpy(&seq, frame + kPktgenSeqOffset, sizeof seq);
+            if (len < kPktgenSeqOffset + 4 || seq != expected_seq)
+                throw std::runtime_error(
+                    "invariant violated at " + std::to_string(ps_to_us(when)) + " us: port " +
+                    std::to_string(port) + " sent packet " + std::to_string(seq) +
+                    " where packet " + std::to_string(expected_seq) + " was next");
+            ++expected_seq;
+        }
+        if (window_frames++ == 0) first = when;
+        last = when;
+    }
+};
 
 struct Simulation::Parts {
     std::unique_ptr<HostMemory> memory;
@@ -24,6 +78,10 @@ struct Simulation::Parts {
     std::unique_ptr<PciBus> bus;
     std::unique_ptr<BridgeFace> face;
     std::vector<std::unique_ptr<DmaMaster>> masters;
+    std::unique_ptr<SkbPool> skbs;
+    std::unique_ptr<E1000> nic;
+    std::vector<std::unique_ptr<PortSoftware>> ports;
+    std::vector<FrameCheck> frames;
     Picos window_start = 0;
 };
 
@@ -55,22 +113,80 @@ Simulation::Simulation(const Scenario& s) : scenario_(s), parts_(std::make_uniqu
         auto c = DmaMaster::Config::from(s, prefix);
         p.masters.push_back(std::make_unique<DmaMaster>(c.name.c_str(), c, *p.bus));
     }
+    if (s.boolean("nic.enabled")) build_nic();
+}
+
+void Simulation::build_nic() {
+    const Scenario& s = scenario_;
+    Parts& p = *parts_;
+    p.skbs = std::make_unique<SkbPool>(kSkbBase, p.memory->size() - kSkbBase,
+                                       static_cast<unsigned>(s.integer("host.cache_line_bytes")));
+    unsigned ports = static_cast<unsigned>(s.integer("pktgen.ports"));
+    std::vector<InterruptSink*> irqs;
+    for (unsigned i = 0; i < ports; ++i) {
+        auto sw = std::make_unique<PortSoftware>();
+        sw->cpu = std::make_unique<Cpu>(("cpu" + std::to_string(i)).c_str(), s, *p.host, *p.memory);
+        irqs.push_back(sw->cpu.get());
+        p.ports.push_back(std::move(sw));
+    }
+    p.nic = std::make_unique<E1000>("nic", s, *p.bus, *p.memory, kNicBar, irqs);
+    if (p.nic->ports() < ports)
+        throw ScenarioError({"pktgen.ports: " + std::to_string(ports) + " is more than the " +
+                             std::to_string(p.nic->ports()) + " port(s) of nic.model " +
+                             s.text("nic.model") + "; expected a dual-port model (82546)"});
+    DriverOptions options = DriverOptions::from(s);
+    PktgenOptions traffic = PktgenOptions::from(s);
+    p.frames.resize(ports);
+    for (unsigned i = 0; i < ports; ++i) {
+        PortSoftware& sw = *p.ports[i];
+        sw.driver = std::make_unique<E1000Driver>(
+            *sw.cpu, options, kNicBar + i * E1000::kBarBytes, kRingBase + i * kRingSpacing,
+            [&sw](const Skb& skb) { sw.pktgen->free_skb(skb); });
+        sw.pktgen = std::make_unique<Pktgen>(*sw.cpu, *sw.driver, *p.skbs, traffic);
+        sw.enabled = s.boolean("pktgen.enabled");
+        Picos timer = sw.driver->needs_timer() ? ns_to_ps(options.cleanup_timer_us * 1000) : 0;
+        sw.cpu->run(&sw, timer);
+        p.frames[i].port = i;
+        // Each packet has its own buffer only without clone_skb; clones repeat a number.
+        p.frames[i].check_order = traffic.clone_skb == 0 && sw.enabled;
+    }
+    p.nic->set_frame_observer([this](unsigned port, const std::uint8_t* frame, unsigned len,
+                                     Picos when) { parts_->frames.at(port).seen(frame, len, when); });
 }
 
 Simulation::~Simulation() = default;
 
 double Simulation::measured_rate() const {
-    Picos window = now_ps() - parts_->window_start;
+    const Parts& p = *parts_;
+    Picos window = now_ps() - p.window_start;
     if (window == 0) return 0;
-    std::uint64_t bytes = 0;
-    for (const auto& m : parts_->masters) bytes += m->totals().bytes;
-    return static_cast<double>(bytes) / (static_cast<double>(window) * 1e-12);
+    std::uint64_t units = 0;  // frames when a NIC transmits, else the masters' bytes
+    if (p.nic) {
+        Picos first = 0, last = 0;
+        for (const auto& f : p.frames) {
+            units += f.window_frames;
+            if (f.window_frames && (first == 0 || f.first < first)) first = f.first;
+            last = std::max(last, f.last);
+        }
+        if (units > 1 && last > first)
+            return static_cast<double>(units - 1) / (static_cast<double>(last - first) * 1e-12);
+    } else {
+        for (const auto& m : p.masters) units += m->totals().bytes;
+    }
+    return static_cast<double>(units) / (static_cast<double>(window) * 1e-12);
 }
 
 void Simulation::reset_statistics() {
-    parts_->window_start = now_ps();
-    parts_->bus->reset_counters();
-    for (auto& m : parts_->masters) m->reset_totals();
+    Parts& p = *parts_;
+    p.window_start = now_ps();
+    p.bus->reset_counters();
+    for (auto& m : p.masters) m->reset_totals();
+    if (p.nic) p.nic->reset_stats();
+    for (auto& sw : p.ports) {
+        sw->cpu->reset_totals();
+        sw->driver->reset_counters();
+    }
+    for (auto& f : p.frames) f.window_frames = 0, f.first = f.last = 0;
 }
 
 json Simulation::run() {
@@ -129,7 +245,57 @@ json Simulation::results(double window_us, double last_change) const {
                            {"mean_arbitration_ns", ps_to_ns(t.arbitration_sum) / n}});
     }
     r["masters"] = masters;
+    if (p.nic) add_nic_results(r, window_s);
     return r;
+}
+
+void Simulation::add_nic_results(json& r, double window_s) const {
+    const Parts& p = *parts_;
+    double size = static_cast<double>(scenario_.integer("packet.size"));
+    std::uint64_t frames = 0, queued = 0;
+    Picos first = 0, last = 0;
+    for (const auto& f : p.frames) {
+        frames += f.window_frames;
+        if (f.window_frames && (first == 0 || f.first < first)) first = f.first;
+        last = std::max(last, f.last);
+    }
+    // The rate between the first and the last frame of the window: free of the +-1 frame a
+    // window boundary would add (0.6 % at 80 kpps over 2 ms).
+    double pps = frames > 1 && last > first
+                     ? static_cast<double>(frames - 1) / (static_cast<double>(last - first) * 1e-12)
+                     : static_cast<double>(frames) / window_s;
+    r["tx_pps"] = pps;
+    r["tx_mbps"] = pps * 8 * (size + 4) / 1e6;  // pktgen's definition
+    r["wire_limit_pps"] = 125e6 / (std::max(size, 60.0) + 24) * static_cast<double>(p.frames.size());
+    r["tx_frames"] = frames;
+    r["nic"] = p.nic->stats();
+    json cpus = json::array();
+    std::uint64_t mmio_reads = 0, mmio_writes = 0;
+    for (const auto& sw : p.ports) {
+        const auto& t = sw->cpu->totals();
+        const auto& d = sw->driver->counters();
+        double w = window_s * 1e12;
+        queued += d.queued;
+        mmio_reads += t.mmio_reads;
+        mmio_writes += t.mmio_writes;
+        cpus.push_back({{"busy_fraction", static_cast<double>(t.busy) / w},
+                        {"mmio_stall_fraction", static_cast<double>(t.mmio_stall) / w},
+                        {"waiting_fraction", static_cast<double>(t.waiting) / w},
+                        {"interrupts", t.interrupts},
+                        {"timer_ticks", t.timer_ticks},
+                        {"mmio_reads", t.mmio_reads},
+                        {"mmio_writes", t.mmio_writes},
+                        {"packets_queued", d.queued},
+                        {"packets_cleaned", d.cleaned},
+                        {"queue_stops", d.stops},
+                        {"tdt_writes", d.tdt_writes},
+                        {"descriptors_queued", d.descriptors}});
+    }
+    r["cpus"] = cpus;
+    double n = frames ? static_cast<double>(frames) : 1;
+    r["mmio_reads_per_packet"] = static_cast<double>(mmio_reads) / n;
+    r["mmio_writes_per_packet"] = static_cast<double>(mmio_writes) / n;
+    r["packets_queued"] = queued;
 }
 
 std::string summarize(const json& r) {
@@ -147,6 +313,23 @@ std::string summarize(const json& r) {
       << b["peak_bytes_per_s"].get<double>() / 1e6 << " MB/s), " << b["transactions"]
       << " transactions, " << b["retries"] << " retries, " << b["disconnects"]
       << " disconnects, " << b["preemptions"] << " latency-timer preemptions\n";
+    if (r.contains("tx_pps")) {
+        o.precision(0);
+        o << "tx: " << r["tx_pps"].get<double>() << " pps, " << r["tx_mbps"].get<double>()
+          << " Mbit/s (wire limit " << r["wire_limit_pps"].get<double>() << " pps)\n";
+        o.precision(2);
+        o << "per packet: " << r["mmio_reads_per_packet"].get<double>() << " register reads, "
+          << r["mmio_writes_per_packet"].get<double>() << " register writes\n";
+        for (std::size_t i = 0; i < r["cpus"].size(); ++i) {
+            const json& c = r["cpus"][i];
+            o.precision(1);
+            o << "cpu" << i << ": " << 100 * c["busy_fraction"].get<double>() << " % busy, "
+              << 100 * c["mmio_stall_fraction"].get<double>() << " % stalled on register reads, "
+              << 100 * c["waiting_fraction"].get<double>() << " % waiting on the queue, "
+              << c["interrupts"] << " interrupts\n";
+        }
+        o << "nic: " << r["nic"].dump() << "\n";
+    }
     for (const auto& m : r["masters"]) {
         o << "master " << m["name"].get<std::string>() << ": "
           << m["bytes_per_s"].get<double>() / 1e6 << " MB/s, " << m["requests"]

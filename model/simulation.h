@@ -25,6 +25,8 @@ private:
     double measured_rate() const;  // what stability is judged on
     nlohmann::json results(double window_us, double last_change) const;
     void reset_statistics();
+    void build_nic();
+    void add_nic_results(nlohmann::json& r, double window_s) const;
 
     const Scenario& scenario_;
     std::unique_ptr<Parts> parts_;

@@ -12,6 +12,13 @@ using Args = std::vector<std::string>;
 int run(const Args& args);     // pcisim run SCENARIO [--set K=V ...] [--json OUT]
 int check(const Args& args);   // pcisim check SCENARIO [--set K=V ...]
 int schema(const Args& args);  // pcisim schema: the scenario reference as Markdown
+// pcisim sweep SCENARIO --vary KEY=LIST|A:B:STEP ... [--set K=V ...] [-j N] [-o OUT.csv]
+//              [--shard I/N] [--timeout-s S]
+int sweep(const Args& args);
+int merge(const Args& args);  // pcisim merge OUT.csv SHARD.csv ...
+// pcisim fit SWEEP.csv [--group-by KEYS] [--x COL] [--y COL] [--wire-pps-column COL]
+//            [--bus-bytes-per-s B] [--json OUT]
+int fit(const Args& args);
 
 // Prints every problem of a scenario error to stderr, one line each.
 int report_scenario_error(const std::exception& e);

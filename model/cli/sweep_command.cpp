@@ -1,0 +1,156 @@
+// pcisim sweep: one simulation per point of a --vary product, each in its own worker process.
+#include <unistd.h>
+
+#include <iostream>
+#include <set>
+
+#include <boost/program_options.hpp>
+
+#include "cli/commands.h"
+#include "scenario.h"
+#include "simulation.h"
+#include "sweep/progress.h"
+#include "sweep/sweep_axes.h"
+#include "sweep/sweep_table.h"
+#include "sweep/worker_pool.h"
+
+namespace po = boost::program_options;
+
+namespace pcisim::cli {
+
+namespace {
+
+const char* kSweepUsage =
+    "pcisim sweep SCENARIO --vary KEY=V1,V2,...|KEY=A:B:STEP ... [--set KEY=VALUE ...] [-j N]\n"
+    "             [-o OUT.csv] [--shard I/N] [--timeout-s S]";
+
+struct SweepArgs {
+    std::string file;
+    std::vector<std::string> varies, sets;
+    std::size_t jobs = 0;
+    std::string out = "sweep.csv";
+    std::string shard;
+    double timeout_s = 0;
+};
+
+SweepArgs parse_sweep_args(const Args& args) {
+    SweepArgs a;
+    po::options_description opts(kSweepUsage);
+    opts.add_options()("help,h", "this help")(
+        "vary", po::value<std::vector<std::string>>(&a.varies)->multitoken()->composing(),
+        "a swept key: KEY=V1,V2,... (values JSON or strings) or KEY=A:B:STEP (A to B "
+        "inclusive); several give their cartesian product")(
+        "set", po::value<std::vector<std::string>>(&a.sets)->composing(),
+        "override a scenario key at every point: --set simulation.min_window_us=500")(
+        "jobs,j", po::value<std::size_t>(&a.jobs),
+        "worker processes at once (default: the number of CPUs)")(
+        "output,o", po::value<std::string>(&a.out)->default_value(a.out),
+        "CSV to write; the JSON goes beside it (OUT.json)")(
+        "shard", po::value<std::string>(&a.shard),
+        "run only points i with i % N == I; join shards with 'pcisim merge'")(
+        "timeout-s", po::value<double>(&a.timeout_s)->default_value(0),
+        "wall-clock limit per point in seconds; 0 = none")(
+        "scenario", po::value<std::string>(&a.file)->required(), "scenario JSON file");
+    po::positional_options_description pos;
+    pos.add("scenario", 1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    if (vm.count("help")) {
+        std::cout << opts << "\n";
+        std::exit(0);
+    }
+    po::notify(vm);
+    if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
+    if (vm.count("jobs") && a.jobs == 0) throw po::error("-j 0: expected at least 1 worker");
+    if (a.timeout_s < 0) throw po::error("--timeout-s: expected seconds >= 0");
+    return a;
+}
+
+std::string join(const std::vector<std::string>& lines, const std::string& sep) {
+    std::string out;
+    for (const auto& l : lines) out += (out.empty() ? "" : sep) + l;
+    return out;
+}
+
+std::string point_label(const sweep::SweepTable& t, const sweep::SweepRow& row) {
+    std::string label;
+    for (std::size_t i = 0; i < t.axes.size(); ++i)
+        label += t.axes[i].key + "=" + row.values[i].dump() + " ";
+    return label + (row.ok ? "ok" : "failed: " + row.error);
+}
+
+}  // namespace
+
+int sweep(const Args& args) {
+    SweepArgs a;
+    sweep::SweepTable table;
+    try {
+        a = parse_sweep_args(args);
+        std::set<std::string> seen;
+        for (const auto& spec : a.varies) {
+            sweep::Axis axis = sweep::parse_axis(spec);
+            sweep::check_key_known(axis.key, "--vary " + spec);
+            if (!seen.insert(axis.key).second)
+                throw sweep::UsageError("--vary " + spec + ": key \"" + axis.key +
+                                        "\" is varied twice; expected each key once");
+            table.axes.push_back(std::move(axis));
+        }
+        if (!a.shard.empty()) table.shard = sweep::parse_shard(a.shard);
+    } catch (const po::error& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 2;
+    } catch (const sweep::UsageError& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 2;
+    }
+    try {
+        table.base_scenario = Scenario::load(a.file, a.sets).resolved();
+    } catch (const ScenarioError& e) {
+        return report_scenario_error(e);
+    }
+    table.scenario_file = a.file;
+    table.sets = a.sets;
+    table.points_total = sweep::point_count(table.axes);
+    const std::vector<sweep::Point> points =
+        sweep::shard_points(table.axes, table.shard.value_or(sweep::Shard{}));
+    table.rows.resize(points.size());
+
+    // Runs in the worker process: a bad combination is an expected failure with its reason.
+    auto simulate_point = [&](std::size_t i) {
+        std::vector<std::string> sets = a.sets;
+        for (auto& o : sweep::point_overrides(table.axes, points[i])) sets.push_back(o);
+        try {
+            Scenario s = Scenario::load(a.file, sets);
+            Simulation sim(s);
+            return sim.run();
+        } catch (const ScenarioError& e) {
+            throw std::runtime_error(join(e.problems(), "; "));
+        }
+    };
+    sweep::Progress progress(std::cerr, isatty(STDERR_FILENO), points.size());
+    std::size_t failed = 0;
+    auto collect = [&](std::size_t i, const sweep::JobOutcome& o) {
+        sweep::SweepRow& row = table.rows[i];
+        row.index = points[i].index;
+        row.values = points[i].values;
+        row.ok = o.ok;
+        row.error = o.error;
+        if (o.ok) row.metrics = sweep::flatten_metrics(o.result);
+        failed += !o.ok;
+        progress.point_done(o.ok, point_label(table, row));
+    };
+    sweep::PoolOptions pool{a.jobs ? a.jobs : sweep::default_parallelism(), a.timeout_s};
+    try {
+        sweep::run_jobs(points.size(), simulate_point, pool, collect);
+        progress.finish();
+        sweep::write_table(table, a.out);
+    } catch (const std::exception& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 1;
+    }
+    std::cout << "wrote " << a.out << " and " << sweep::json_path_for(a.out) << ": "
+              << points.size() << " points, " << failed << " failed\n";
+    return failed ? 1 : 0;
+}
+
+}  // namespace pcisim::cli

@@ -1,0 +1,159 @@
+#include "cpu.h"
+
+#include "host_bridge.h"
+#include "scenario.h"
+#include "schema.h"
+#include "sim_time.h"
+
+namespace pcisim {
+
+std::vector<ParamSpec> cpu_params() {
+    return {
+        number("cpu.clock_mhz", "MHz", 2400, 100, 10000, "Core clock of the CPU(s) running "
+                                                       "pktgen and the driver."),
+        number("cpu.cycles.pktgen_loop", "cycles", 150, 0, 1e6,
+               "pktgen's per-packet loop: queue check, counters, locking the device."),
+        number("cpu.cycles.skb_alloc", "cycles", 300, 0, 1e6,
+               "Allocating a fresh skb (clone_skb 0) and writing its headers."),
+        number("cpu.cycles.skb_fill_per_byte", "cycles/byte", 0.1, 0, 100,
+               "Writing a fresh skb's payload, per byte."),
+        number("cpu.cycles.xmit_frame", "cycles", 400, 0, 1e6,
+               "e1000_xmit_frame: locks, descriptor count, ring-space check, tx_map, tx_queue."),
+        number("cpu.cycles.per_descriptor", "cycles", 50, 0, 1e6,
+               "Filling one more descriptor (DMA mapping, buffer_info)."),
+        number("cpu.cycles.clean_per_packet", "cycles", 100, 0, 1e6,
+               "clean_tx: checking DD, unmapping and clearing a packet's descriptors."),
+        number("cpu.cycles.skb_free", "cycles", 150, 0, 1e6,
+               "Freeing an skb that is not reused (clone_skb 0)."),
+        number("cpu.cycles.poll", "cycles", 400, 0, 1e6,
+               "NAPI poll / interrupt-handler bookkeeping, besides register accesses."),
+        number("cpu.cycles.interrupt_entry_exit", "cycles", 1000, 0, 1e6,
+               "Interrupt entry and exit (vector, save/restore, EOI, softirq dispatch)."),
+        number("cpu.cycles.timer_tick", "cycles", 500, 0, 1e6,
+               "A driver timer firing (besides its register accesses)."),
+        number("cpu.mmio_write_ns", "ns", 50, 0, 10000,
+               "CPU time to issue a posted (uncached) register write."),
+        number("cpu.interrupt_latency_ns", "ns", 500, 0, 100000,
+               "INTA# assertion to the interrupt handler starting (I/O APIC delivery)."),
+    };
+}
+
+CpuCosts CpuCosts::from(const Scenario& s) {
+    CpuCosts c;
+    c.clock_mhz = s.number("cpu.clock_mhz");
+    c.pktgen_loop = s.number("cpu.cycles.pktgen_loop");
+    c.skb_alloc = s.number("cpu.cycles.skb_alloc");
+    c.skb_fill_per_byte = s.number("cpu.cycles.skb_fill_per_byte");
+    c.xmit_frame = s.number("cpu.cycles.xmit_frame");
+    c.per_descriptor = s.number("cpu.cycles.per_descriptor");
+    c.clean_per_packet = s.number("cpu.cycles.clean_per_packet");
+    c.skb_free = s.number("cpu.cycles.skb_free");
+    c.poll = s.number("cpu.cycles.poll");
+    c.interrupt_entry_exit = s.number("cpu.cycles.interrupt_entry_exit");
+    c.timer_tick = s.number("cpu.cycles.timer_tick");
+    c.mmio_write = ns_to_ps(s.number("cpu.mmio_write_ns"));
+    c.interrupt_latency = ns_to_ps(s.number("cpu.interrupt_latency_ns"));
+    return c;
+}
+
+Cpu::Cpu(sc_core::sc_module_name name, const Scenario& s, HostBridge& host, HostMemory& memory)
+    : sc_core::sc_module(name),
+      costs_(CpuCosts::from(s)),
+      cycle_ps_(1e6 / costs_.clock_mhz),
+      host_(host),
+      memory_(memory) {
+    SC_THREAD(main_loop);
+}
+
+void Cpu::run(CpuSoftware* software, Picos timer_period) {
+    software_ = software;
+    timer_period_ = timer_period;
+    next_timer_ = timer_period;
+}
+
+Picos Cpu::now() const { return now_ps() + pending_; }
+
+void Cpu::sync() {
+    if (pending_ == 0) return;
+    Picos t = pending_;
+    pending_ = 0;
+    totals_.busy += t;
+    wait(ps(t));
+}
+
+bool Cpu::interrupt_due() const { return line_ && now_ps() >= line_visible_at_; }
+
+void Cpu::service_events() {
+    for (;;) {
+        sync();
+        if (interrupt_due()) {
+            ++totals_.interrupts;
+            charge(costs_.interrupt_entry_exit);
+            software_->interrupt();
+        } else if (timer_period_ && now_ps() >= next_timer_) {
+            ++totals_.timer_ticks;
+            next_timer_ += timer_period_;
+            charge(costs_.timer_tick);
+            software_->timer();
+        } else {
+            return;
+        }
+    }
+}
+
+void Cpu::main_loop() {
+    if (!software_) return;
+    software_->start();
+    for (;;) {
+        service_events();
+        if (software_->has_work()) {
+            software_->run_once();
+            continue;
+        }
+        // Nothing to do until an interrupt or the timer: pktgen spins on the stopped queue.
+        Picos start = now_ps();
+        Picos until = 0;
+        if (line_ && line_visible_at_ > start) until = line_visible_at_;
+        if (timer_period_ && (until == 0 || next_timer_ < until)) until = next_timer_;
+        if (until > start)
+            wait(ps(until - start), wake_event_);
+        else if (!line_)
+            wait(wake_event_);
+        totals_.waiting += now_ps() - start;
+    }
+}
+
+void Cpu::mmio_write(std::uint64_t addr, std::uint32_t value) {
+    sync();
+    ++totals_.mmio_writes;
+    host_.mmio_write(addr, value);
+    pending_ += costs_.mmio_write;
+}
+
+std::uint32_t Cpu::mmio_read(std::uint64_t addr) {
+    sync();
+    ++totals_.mmio_reads;
+    Picos start = now_ps();
+    read_done_ = false;
+    host_.mmio_read(addr, this, 0);
+    while (!read_done_) wait(read_event_);
+    totals_.mmio_stall += now_ps() - start;
+    return read_value_;
+}
+
+void Cpu::mmio_read_done(std::uint64_t, std::uint32_t value) {
+    read_value_ = value;
+    read_done_ = true;
+    read_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Cpu::set_interrupt(bool asserted) {
+    if (asserted == line_) return;
+    line_ = asserted;
+    if (asserted) {
+        line_visible_at_ = now_ps() + costs_.interrupt_latency;
+        wake_event_.notify(ps(costs_.interrupt_latency));
+    }
+}
+
+}  // namespace pcisim

@@ -1,0 +1,94 @@
+// A host CPU running pktgen and the e1000 driver as ordinary C++.
+//
+// The software charges cycles for the code paths it runs (the costs are scenario parameters);
+// the CPU turns them into simulated time lazily and only waits when something observable
+// happens (a register access, an interrupt or timer check), so one packet costs about one
+// SystemC context switch.  Register reads stall the CPU for the whole round trip.  Interrupts
+// and timers are taken between packets (at the next sync point), as a level-triggered line.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <systemc>
+
+#include "memory_path.h"
+#include "pci_types.h"
+
+namespace pcisim {
+
+class Scenario;
+class HostBridge;
+class HostMemory;
+
+// The software a CPU runs: its process-context loop and its interrupt and timer handlers.
+class CpuSoftware {
+public:
+    virtual ~CpuSoftware() = default;
+    virtual void start() = 0;           // once, at time zero (driver set-up)
+    virtual bool has_work() const = 0;  // false while blocked (queue stopped, count reached)
+    virtual void run_once() = 0;        // one iteration of the process-context loop
+    virtual void interrupt() = 0;       // the device's interrupt handler (and its softirq)
+    virtual void timer() = 0;           // the periodic driver timer
+};
+
+// Cycles per code path (cpu.cycles.*); cpu_params() says what each covers.
+struct CpuCosts {
+    double clock_mhz;
+    double pktgen_loop, skb_alloc, skb_fill_per_byte, xmit_frame, per_descriptor,
+        clean_per_packet, skb_free, poll, interrupt_entry_exit, timer_tick;
+    Picos mmio_write;         // CPU time to issue a posted register write
+    Picos interrupt_latency;  // INTA# to the handler starting (APIC delivery)
+    static CpuCosts from(const Scenario& s);
+};
+
+class Cpu : public sc_core::sc_module, public InterruptSink, public MmioClient {
+public:
+    SC_HAS_PROCESS(Cpu);
+    Cpu(sc_core::sc_module_name name, const Scenario& s, HostBridge& host, HostMemory& memory);
+
+    void run(CpuSoftware* software, Picos timer_period);  // before sc_start
+
+    // The hardware access layer the software uses.
+    void charge(double cycles) { pending_ += static_cast<Picos>(cycles * cycle_ps_ + 0.5); }
+    void mmio_write(std::uint64_t addr, std::uint32_t value);
+    std::uint32_t mmio_read(std::uint64_t addr);
+    HostMemory& memory() { return memory_; }
+    const CpuCosts& costs() const { return costs_; }
+    Picos now() const;  // simulated time including cycles charged but not yet waited for
+
+    void set_interrupt(bool asserted) override;
+    void mmio_read_done(std::uint64_t tag, std::uint32_t value) override;
+
+    struct Totals {
+        Picos busy = 0;        // running code
+        Picos mmio_stall = 0;  // stalled on register reads
+        Picos waiting = 0;     // nothing to do (pktgen spinning on a stopped queue)
+        std::uint64_t mmio_reads = 0, mmio_writes = 0, interrupts = 0, timer_ticks = 0;
+    };
+    const Totals& totals() const { return totals_; }
+    void reset_totals() { totals_ = Totals{}; }
+
+private:
+    void main_loop();
+    void sync();              // wait out the cycles charged so far
+    void service_events();    // take a due interrupt or timer tick
+    bool interrupt_due() const;
+
+    CpuCosts costs_;
+    double cycle_ps_;
+    HostBridge& host_;
+    HostMemory& memory_;
+    CpuSoftware* software_ = nullptr;
+    Picos timer_period_ = 0, next_timer_ = 0;
+    Picos pending_ = 0;
+    bool line_ = false;          // INTA# as the CPU sees it
+    Picos line_visible_at_ = 0;  // after the interrupt delivery latency
+    bool read_done_ = false;
+    std::uint32_t read_value_ = 0;
+    Totals totals_;
+    sc_core::sc_event wake_event_, read_event_;
+};
+
+}  // namespace pcisim

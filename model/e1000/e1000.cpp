@@ -1,0 +1,111 @@
+#include "e1000/e1000.h"
+
+#include <string>
+
+#include "scenario.h"
+#include "sim_time.h"
+
+namespace pcisim {
+
+using namespace e1000;
+
+E1000::E1000(sc_core::sc_module_name name, const Scenario& scenario, BusPort& bus,
+             HostMemory& mem, std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port)
+    : sc_module(name), params_(E1000Params::from(scenario)), bar_base_(bar_base) {
+    for (unsigned p = 0; p < params_.traits.ports; ++p) {
+        InterruptSink* irq = p < irq_per_port.size() ? irq_per_port[p] : nullptr;
+        std::string port_name = "port" + std::to_string(p);
+        ports_.push_back(std::make_unique<TxPort>(port_name.c_str(), p, params_, mem, stats_, irq,
+                                                  observer_));
+    }
+    MasterConfig config;
+    config.name = basename();
+    config.width_bits = params_.traits.bus_width_bits;
+    config.latency_timer_clocks = 0;  // bus default
+    config.mmrbc_bytes = params_.mmrbc_bytes;
+    config.max_outstanding_splits = 1;  // one outstanding memory read
+    int master = bus.attach_master(this, config);
+    bus_interface_ = std::make_unique<BusInterface>(bus, master, stats_);
+    for (auto& p : ports_) {
+        bus_interface_->add_client(p.get());
+        p->attach(bus_interface_.get());
+    }
+    bus.attach_target(this, bar_base, ports() * kBarBytes);
+}
+
+void E1000::set_frame_observer(
+    std::function<void(unsigned, const std::uint8_t*, unsigned, Picos)> fn) {
+    observer_ = std::move(fn);
+}
+
+void E1000::read_done(std::uint64_t tag, const DmaStats& stats, std::uint32_t) {
+    bus_interface_->read_done(tag, stats);
+}
+
+void E1000::write_done(std::uint64_t tag, const DmaStats& stats) {
+    bus_interface_->write_done(tag, stats);
+}
+
+TxPort& E1000::port_at(std::uint64_t addr, std::uint32_t& offset) {
+    std::uint64_t rel = addr - bar_base_;
+    offset = static_cast<std::uint32_t>(rel % kBarBytes) & ~3u;
+    return *ports_.at(rel / kBarBytes);
+}
+
+TargetOffer E1000::offer(const BusTransaction& t, Picos) {
+    TargetOffer o;
+    o.kind = TargetOffer::Data;
+    o.devsel = params_.devsel;
+    o.initial_wait_clocks = t.command == BusCommand::MemRead ? params_.mmio_read_wait_clocks
+                                                             : params_.mmio_write_wait_clocks;
+    return o;
+}
+
+void E1000::complete(BusTransaction& t) {
+    if (t.termination == Termination::Retry || t.termination == Termination::SplitResponse ||
+        t.bytes_done == 0)
+        return;
+    std::uint32_t offset = 0;
+    TxPort& p = port_at(t.addr, offset);
+    if (t.command == BusCommand::MemWrite) p.write_register(offset, t.dword);
+    else if (t.command == BusCommand::MemRead) t.dword = p.read_register(offset);
+}
+
+nlohmann::json E1000::stats() const {
+    const TxStats& s = stats_;
+    double frames = s.tx_frames ? static_cast<double>(s.tx_frames) : 1.0;
+    auto mean_ns = [&](Picos total) { return s.tx_frames ? ps_to_ns(total) / frames : 0.0; };
+    nlohmann::json per_port = nlohmann::json::array();
+    for (const auto& p : ports_)
+        per_port.push_back({{"frames_sent", p->frames_sent()},
+                            {"fifo_peak_bytes", p->fifo().peak()},
+                            {"fifo_bytes", p->fifo().capacity()}});
+    return {
+        {"model", params_.model},
+        {"descriptor_fetches", s.descriptor_fetches},
+        {"descriptors_fetched", s.descriptors_fetched},
+        {"data_reads", s.data_reads},
+        {"writebacks", s.writebacks},
+        {"descriptors_written_back", s.descriptors_written_back},
+        {"interrupts", s.interrupts},
+        {"tx_frames", s.tx_frames},
+        {"tx_bytes", s.tx_bytes},
+        {"bus_transactions", s.bus_transactions},
+        {"bus_retries", s.retries},
+        {"bus_disconnects", s.disconnects},
+        {"bus_preemptions", s.preemptions},
+        {"mean_per_packet_ns",
+         {{"descriptor", mean_ns(s.descriptor_fetch)},
+          {"arbitration", mean_ns(s.arbitration)},
+          {"overhead", mean_ns(s.overhead)},
+          {"read_latency", mean_ns(s.read_latency)},
+          {"data_phases", mean_ns(s.data_phases)},
+          {"fifo_wait", mean_ns(s.fifo_wait)},
+          {"wire", mean_ns(s.wire)}}},
+        {"ports", per_port},
+    };
+}
+
+void E1000::reset_stats() { stats_ = TxStats{}; }
+
+}  // namespace pcisim

@@ -1,0 +1,60 @@
+// Intel 8254x (e1000) gigabit NIC, transmit side: the top level that puts the ports behind one
+// bus master interface and one memory BAR.  See docs/e1000.md for what is modelled, the
+// assumptions, and the per-model differences.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "e1000/e1000_bus_interface.h"
+#include "e1000/e1000_params.h"
+#include "e1000/e1000_stats.h"
+#include "e1000/e1000_tx_port.h"
+#include "pci_types.h"
+
+namespace pcisim {
+
+class HostMemory;
+class Scenario;
+
+class E1000 : public sc_core::sc_module, public BusMaster, public BusTarget {
+public:
+    E1000(sc_core::sc_module_name name, const Scenario& scenario, BusPort& bus, HostMemory& mem,
+          std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port);
+
+    unsigned ports() const { return static_cast<unsigned>(ports_.size()); }
+    static constexpr std::uint64_t kBarBytes = 0x20000;  // port p's registers at bar_base + p*kBarBytes
+
+    nlohmann::json stats() const;
+    void reset_stats();
+    std::uint64_t frames_sent(unsigned port) const { return ports_.at(port)->frames_sent(); }
+    void set_frame_observer(
+        std::function<void(unsigned port, const std::uint8_t* frame, unsigned len, Picos when)> fn);
+
+    const e1000::E1000Params& params() const { return params_; }
+    const e1000::TxPort& port(unsigned p) const { return *ports_.at(p); }
+
+    // BusMaster
+    void read_done(std::uint64_t tag, const DmaStats& stats, std::uint32_t dword) override;
+    void write_done(std::uint64_t tag, const DmaStats& stats) override;
+    // BusTarget: register accesses to the BAR
+    TargetOffer offer(const BusTransaction& t, Picos start) override;
+    void complete(BusTransaction& t) override;
+
+private:
+    e1000::TxPort& port_at(std::uint64_t addr, std::uint32_t& offset);
+
+    e1000::E1000Params params_;
+    std::uint64_t bar_base_;
+    e1000::TxStats stats_;
+    e1000::FrameObserver observer_;
+    std::vector<std::unique_ptr<e1000::TxPort>> ports_;
+    std::unique_ptr<e1000::BusInterface> bus_interface_;
+};
+
+}  // namespace pcisim

@@ -1,0 +1,94 @@
+#include "e1000/e1000_interrupts.h"
+
+#include <algorithm>
+
+#include "e1000/e1000_regs.h"
+#include "sim_time.h"
+
+namespace pcisim::e1000 {
+
+namespace {
+constexpr Picos kDelayUnit = 1024 * kPicosPerNs;  // TIDV/TADV count 1.024 us
+constexpr Picos kItrUnit = 256 * kPicosPerNs;     // ITR counts 256 ns
+}  // namespace
+
+InterruptLogic::InterruptLogic(sc_core::sc_module_name name, InterruptSink* sink, TxStats& stats)
+    : sc_module(name), sink_(sink), stats_(stats) {
+    SC_HAS_PROCESS(InterruptLogic);
+    SC_METHOD(delay_expired);
+    sensitive << delay_event_;
+    dont_initialize();
+    SC_METHOD(throttle_expired);
+    sensitive << throttle_event_;
+    dont_initialize();
+}
+
+void InterruptLogic::raise(std::uint32_t causes) {
+    if (causes & kIcrTxdw) {  // a TXDW now also reports any delayed one
+        delay_pending_ = tadv_running_ = false;
+        delay_event_.cancel();
+    }
+    icr_ |= causes;
+    update_line();
+}
+
+void InterruptLogic::raise_delayed_txdw() {
+    if (tidv_ == 0) return raise(kIcrTxdw);
+    Picos now = now_ps();
+    tidv_deadline_ = now + tidv_ * kDelayUnit;
+    if (!tadv_running_ && tadv_ != 0) {
+        tadv_running_ = true;
+        tadv_deadline_ = now + tadv_ * kDelayUnit;
+    }
+    Picos deadline = tadv_running_ ? std::min(tidv_deadline_, tadv_deadline_) : tidv_deadline_;
+    delay_pending_ = true;
+    delay_event_.cancel();
+    delay_event_.notify(ps(deadline - now));
+}
+
+void InterruptLogic::delay_expired() {
+    if (delay_pending_) raise(kIcrTxdw);
+}
+
+std::uint32_t InterruptLogic::read_icr() {
+    std::uint32_t v = icr_;
+    icr_ = 0;
+    update_line();
+    return v;
+}
+
+void InterruptLogic::set_mask(std::uint32_t bits) {
+    ims_ |= bits;
+    update_line();
+}
+
+void InterruptLogic::clear_mask(std::uint32_t bits) {
+    ims_ &= ~bits;
+    update_line();
+}
+
+void InterruptLogic::throttle_expired() { update_line(); }
+
+void InterruptLogic::update_line() {
+    if ((icr_ & ims_) == 0) {
+        throttle_event_.cancel();
+        if (asserted_) {
+            asserted_ = false;
+            if (sink_) sink_->set_interrupt(false);
+        }
+        return;
+    }
+    if (asserted_) return;
+    Picos now = now_ps();
+    Picos earliest = last_assertion_ + Picos(itr_) * kItrUnit;
+    if (itr_ != 0 && ever_asserted_ && now < earliest) {
+        throttle_event_.notify(ps(earliest - now));  // keeps the earlier of two notifications
+        return;
+    }
+    asserted_ = ever_asserted_ = true;
+    last_assertion_ = now;
+    ++stats_.interrupts;
+    if (sink_) sink_->set_interrupt(true);
+}
+
+}  // namespace pcisim::e1000

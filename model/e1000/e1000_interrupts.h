@@ -1,0 +1,56 @@
+// Interrupt cause/mask registers and moderation of one port (8254x SDM 13.4.17-21 ICR/ICS/
+// IMS/IMC, 13.4.44/45 TIDV/TADV, 13.4.18 ITR, 3.4.1 "Transmit interrupts").
+//   - TXDW from a descriptor written back with IDE set waits TIDV (restarted by every such
+//     write-back) but no longer than TADV after the first one (TADV 0: no bound); without IDE
+//     it is raised at once, which also delivers any TXDW still being delayed.
+//   - INTA# is asserted while ICR & IMS != 0, but not sooner than ITR x 256 ns after the
+//     previous assertion (ITR 0: no throttling); reading ICR clears it and releases INTA#.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "e1000/e1000_stats.h"
+#include "pci_types.h"
+
+namespace pcisim::e1000 {
+
+class InterruptLogic : public sc_core::sc_module {
+public:
+    InterruptLogic(sc_core::sc_module_name name, InterruptSink* sink, TxStats& stats);
+
+    void raise(std::uint32_t causes);  // immediate (also ICS writes)
+    void raise_delayed_txdw();         // a write-back of a descriptor with IDE
+    std::uint32_t read_icr();          // clear on read
+    std::uint32_t icr() const { return icr_; }
+    std::uint32_t ims() const { return ims_; }
+    void set_mask(std::uint32_t bits);    // IMS write
+    void clear_mask(std::uint32_t bits);  // IMC write
+    void set_itr(std::uint32_t v) { itr_ = v & 0xFFFF; }
+    void set_tidv(std::uint32_t v) { tidv_ = v & 0xFFFF; }
+    void set_tadv(std::uint32_t v) { tadv_ = v & 0xFFFF; }
+    std::uint32_t itr() const { return itr_; }
+    std::uint32_t tidv() const { return tidv_; }
+    std::uint32_t tadv() const { return tadv_; }
+    bool asserted() const { return asserted_; }
+
+private:
+    void delay_expired();     // SC_METHOD on delay_event_
+    void throttle_expired();  // SC_METHOD on throttle_event_
+    void update_line();
+
+    InterruptSink* sink_;
+    TxStats& stats_;
+    std::uint32_t icr_ = 0, ims_ = 0;
+    std::uint32_t itr_ = 0, tidv_ = 0, tadv_ = 0;
+    bool delay_pending_ = false;
+    Picos tidv_deadline_ = 0, tadv_deadline_ = 0;
+    bool tadv_running_ = false;
+    bool asserted_ = false;
+    bool ever_asserted_ = false;
+    Picos last_assertion_ = 0;
+    sc_core::sc_event delay_event_, throttle_event_;
+};
+
+}  // namespace pcisim::e1000

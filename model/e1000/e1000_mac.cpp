@@ -1,0 +1,71 @@
+#include "e1000/e1000_mac.h"
+
+#include <algorithm>
+
+#include "sim_time.h"
+
+namespace pcisim::e1000 {
+
+namespace {
+constexpr std::size_t kMinFrameBytes = 60;  // padded to 64 with the FCS (IEEE 802.3 4.2.3.3)
+constexpr std::size_t kFcsBytes = 4;
+constexpr std::size_t kPreambleBytes = 8;   // preamble + SFD
+}  // namespace
+
+Mac::Mac(sc_core::sc_module_name name, unsigned port, const E1000Params& params, TxFifo& fifo,
+         TxStats& stats, const FrameObserver& observer)
+    : sc_module(name), port_(port), params_(params), fifo_(fifo), stats_(stats),
+      observer_(observer) {
+    SC_HAS_PROCESS(Mac);
+    SC_METHOD(advance);
+    sensitive << wake_;
+    dont_initialize();
+}
+
+void Mac::enqueue(std::vector<std::uint8_t> frame) {
+    queue_.push_back(std::move(frame));
+    wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Mac::set_enabled(bool on) {
+    enabled_ = on;
+    wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Mac::set_ipgt(unsigned bytes) { ipgt_ = bytes; }
+
+Picos Mac::frame_time(std::size_t len) const {
+    return (std::max(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) * params_.byte_time;
+}
+
+void Mac::advance() {
+    Picos now = now_ps();
+    if (sending_ && now >= send_end_) {
+        sending_ = false;
+        std::vector<std::uint8_t> frame = std::move(queue_.front());
+        queue_.pop_front();
+        Picos gap = Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time;
+        wire_free_ = now + gap;
+        ++frames_sent_;
+        ++stats_.tx_frames;
+        stats_.tx_bytes += frame.size();
+        stats_.wire += frame_time(frame.size()) + gap;
+        fifo_.release(static_cast<std::uint32_t>(frame.size()));
+        if (observer_) observer_(port_, frame.data(), static_cast<unsigned>(frame.size()), now);
+        if (room_freed_) room_freed_();
+    }
+    // A zero-delay wake (enqueue, enable) cancels a pending timed one: always re-arm.
+    if (sending_) {
+        wake_.notify(ps(send_end_ - now));
+    } else if (enabled_ && !queue_.empty()) {
+        if (now < wire_free_) {
+            wake_.notify(ps(wire_free_ - now));
+        } else {
+            sending_ = true;
+            send_end_ = now + frame_time(queue_.front().size());
+            wake_.notify(ps(send_end_ - now));
+        }
+    }
+}
+
+}  // namespace pcisim::e1000

@@ -1,0 +1,92 @@
+#include "e1000/e1000_params.h"
+
+#include <stdexcept>
+
+#include "scenario.h"
+#include "schema.h"
+#include "sim_time.h"
+
+namespace pcisim {
+
+std::vector<ParamSpec> nic_params() {
+    return {
+        choice("nic.model", "82540", {"82540", "82541", "82544", "82546"},
+               "8254x part; bus width, PCI-X capability, ports and packet buffer follow from it."),
+        one_of_integers("nic.mmrbc_bytes", "B", 512, {512, 1024, 2048, 4096},
+                        "PCI-X maximum memory read byte count (PCI-X command register)."),
+        integer("nic.descriptor_cache_entries", "descriptors", 64, 4, 256,
+                "On-chip transmit descriptor cache per port."),
+        one_of_integers("nic.cache_line_bytes", "B", 64, {16, 32, 64, 128},
+                        "Host cache line: descriptor fetches are cut at line boundaries."),
+        number("nic.packet_processing_ns", "ns", 100, 0, 100000,
+               "Per-packet DMA engine time between a packet's last data and its FIFO commit."),
+        choice("nic.devsel", "medium", {"fast", "medium", "slow"},
+               "DEVSEL# timing of the NIC's register BAR."),
+        integer("nic.mmio_read_wait_clocks", "clocks", 8, 0, 64,
+                "Target wait states before the data phase of a register read."),
+        integer("nic.mmio_write_wait_clocks", "clocks", 1, 0, 64,
+                "Target wait states before the data phase of a register write."),
+        integer("nic.pba_rx_kb", "KB", 48, 0, 64,
+                "Reset value of PBA: receive share of the packet buffer; TX gets the rest."),
+        integer("nic.preload_packets", "packets", 0, 0, 1000000,
+                "Frames already in the TX FIFO at time zero, sent when TCTL.EN is set."),
+        integer("nic.preload_bytes", "B", 0, 0, 16384, "Size of each preloaded frame (no FCS)."),
+        integer("nic.ipg_extra_bytes", "byte times", 4, 0, 64,
+                "Byte times the MAC adds to TIPG.IPGT (IPGT 8 + 4 = 12 = 96 bit times)."),
+        one_of_integers("nic.link_mbps", "Mb/s", 1000, {10, 100, 1000}, "Link speed."),
+    };
+}
+
+namespace e1000 {
+
+ModelTraits ModelTraits::of(const std::string& model) {
+    // Packet buffer: 64 KB per port on all four parts (SDM 13.4.26, PBA default 0x0030).
+    if (model == "82540") return {32, false, 1, 64};
+    if (model == "82541") return {32, false, 1, 64};
+    if (model == "82544") return {64, true, 1, 64};
+    if (model == "82546") return {64, true, 2, 64};
+    throw std::invalid_argument("nic.model: \"" + model +
+                                "\" is not one of 82540 82541 82544 82546");
+}
+
+E1000Params E1000Params::from(const Scenario& s) {
+    E1000Params p;
+    p.model = s.text("nic.model");
+    p.traits = ModelTraits::of(p.model);
+    p.mmrbc_bytes = static_cast<unsigned>(s.integer("nic.mmrbc_bytes"));
+    p.descriptor_cache_entries = static_cast<unsigned>(s.integer("nic.descriptor_cache_entries"));
+    p.cache_line_bytes = static_cast<unsigned>(s.integer("nic.cache_line_bytes"));
+    p.packet_processing = ns_to_ps(s.number("nic.packet_processing_ns"));
+    std::string devsel = s.text("nic.devsel");
+    p.devsel = devsel == "fast" ? Devsel::Fast : devsel == "slow" ? Devsel::Slow : Devsel::Medium;
+    p.mmio_read_wait_clocks = static_cast<unsigned>(s.integer("nic.mmio_read_wait_clocks"));
+    p.mmio_write_wait_clocks = static_cast<unsigned>(s.integer("nic.mmio_write_wait_clocks"));
+    p.pba_rx_kb = static_cast<unsigned>(s.integer("nic.pba_rx_kb"));
+    p.preload_packets = static_cast<unsigned>(s.integer("nic.preload_packets"));
+    p.preload_bytes = static_cast<unsigned>(s.integer("nic.preload_bytes"));
+    p.ipg_extra_bytes = static_cast<unsigned>(s.integer("nic.ipg_extra_bytes"));
+    p.byte_time = 8 * kPicosPerUs / static_cast<Picos>(s.integer("nic.link_mbps"));
+
+    if (p.pba_rx_kb >= p.traits.packet_buffer_kb)
+        throw std::invalid_argument("nic.pba_rx_kb: " + std::to_string(p.pba_rx_kb) +
+                                    " leaves no transmit FIFO on a " + p.model);
+    if (p.preload_packets > 0) {
+        if (p.preload_bytes == 0)
+            throw std::invalid_argument("nic.preload_bytes: must be > 0 when nic.preload_packets > 0");
+        std::uint64_t need = std::uint64_t(p.preload_packets) * p.preload_bytes;
+        if (need > p.tx_fifo_bytes(p.pba_rx_kb))
+            throw std::invalid_argument(
+                "nic.preload_packets x nic.preload_bytes: " + std::to_string(need) +
+                " B do not fit the " + std::to_string(p.tx_fifo_bytes(p.pba_rx_kb)) +
+                " B transmit FIFO");
+    }
+    return p;
+}
+
+unsigned E1000Params::tx_fifo_bytes(std::uint32_t pba) const {
+    unsigned rx_kb = pba & 0xFFFF;
+    return rx_kb >= traits.packet_buffer_kb ? 0 : (traits.packet_buffer_kb - rx_kb) * 1024;
+}
+
+}  // namespace e1000
+}  // namespace pcisim

@@ -1,0 +1,48 @@
+// Parameters of the 8254x transmit model: the per-model facts from the 8254x SDM and the nic.*
+// scenario keys (listed with units and defaults in e1000_params.cpp, nic_params()).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "pci_types.h"
+
+namespace pcisim {
+class Scenario;
+}
+
+namespace pcisim::e1000 {
+
+// What differs between the supported parts and matters for transmit timing (8254x SDM
+// section 1.3 "Product features" and section 5 "PCI local bus interface").
+struct ModelTraits {
+    unsigned bus_width_bits;   // 32: 82540/82541 (PCI only); 64: 82544/82546 (PCI/PCI-X)
+    bool pci_x;                // PCI-X capable (split transactions, MMRBC apply)
+    unsigned ports;            // 82546: two functions (ports) behind one bus interface
+    unsigned packet_buffer_kb; // on-chip packet buffer per port, shared RX/TX through PBA
+
+    static ModelTraits of(const std::string& model);  // throws std::invalid_argument
+};
+
+struct E1000Params {
+    std::string model;
+    ModelTraits traits{};
+    unsigned mmrbc_bytes = 512;
+    unsigned descriptor_cache_entries = 64;
+    unsigned cache_line_bytes = 64;
+    Picos packet_processing = 0;
+    Devsel devsel = Devsel::Medium;
+    unsigned mmio_read_wait_clocks = 0;
+    unsigned mmio_write_wait_clocks = 0;
+    unsigned pba_rx_kb = 48;
+    unsigned preload_packets = 0;
+    unsigned preload_bytes = 0;
+    unsigned ipg_extra_bytes = 4;
+    Picos byte_time = 8000;  // one byte on the wire
+
+    static E1000Params from(const Scenario& s);  // throws std::invalid_argument on bad combos
+    // TX share of the packet buffer for a PBA value (SDM 13.4.26: PBA low bits = RX KB).
+    unsigned tx_fifo_bytes(std::uint32_t pba) const;
+};
+
+}  // namespace pcisim::e1000

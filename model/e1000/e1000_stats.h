@@ -1,0 +1,41 @@
+// Counters the transmit model keeps (since the last reset_stats()), shared by its parts.
+#pragma once
+
+#include <cstdint>
+
+#include "pci_types.h"
+
+namespace pcisim::e1000 {
+
+struct TxStats {
+    std::uint64_t descriptor_fetches = 0;   // descriptor DMA reads
+    std::uint64_t descriptors_fetched = 0;
+    std::uint64_t data_reads = 0;           // packet data DMA reads (one per buffer)
+    std::uint64_t writebacks = 0;           // descriptor write-back DMA writes
+    std::uint64_t descriptors_written_back = 0;
+    std::uint64_t interrupts = 0;           // INTA# assertions
+    std::uint64_t tx_frames = 0;
+    std::uint64_t tx_bytes = 0;             // frame bytes without FCS, preamble, IPG
+    // Bus outcome of the NIC's own requests (sums of DmaStats).
+    std::uint64_t bus_transactions = 0, retries = 0, disconnects = 0, preemptions = 0;
+    // Time sums, divided by tx_frames for the per-packet means in E1000::stats().
+    Picos descriptor_fetch = 0;  // issue to last byte of descriptor reads
+    Picos arbitration = 0;       // all NIC requests
+    Picos overhead = 0;
+    Picos read_latency = 0;      // descriptor and data reads
+    Picos data_phases = 0;       // all NIC requests
+    Picos fifo_wait = 0;         // packets ready to fetch but waiting for FIFO room
+    Picos wire = 0;              // frame + preamble + FCS + IPG
+
+    void add_bus(const DmaStats& s) {
+        bus_transactions += s.transactions;
+        retries += s.retries;
+        disconnects += s.disconnects;
+        preemptions += s.preemptions;
+        arbitration += s.arbitration;
+        overhead += s.overhead;
+        data_phases += s.data;
+    }
+};
+
+}  // namespace pcisim::e1000

@@ -1,0 +1,280 @@
+#include "e1000/e1000_tx_port.h"
+
+#include <stdexcept>
+
+#include "host_memory.h"
+#include "sim_time.h"
+
+namespace pcisim::e1000 {
+
+namespace {
+constexpr unsigned kStatusByteOffset = 12;  // STA in a legacy descriptor (SDM 3.3.3)
+// STATUS (SDM 13.4.2): FD, LU, function id in 3:2, SPEED 1000 (10b) in 7:6.
+constexpr std::uint32_t kStatusFd = 1u << 0, kStatusLu = 1u << 1, kStatusSpeed1000 = 2u << 6;
+}  // namespace
+
+TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& params,
+               HostMemory& mem, TxStats& stats, InterruptSink* irq, const FrameObserver& observer)
+    : sc_module(name), index_(index), params_(params), mem_(mem), stats_(stats),
+      fifo_(params.tx_fifo_bytes(params.pba_rx_kb)),
+      cache_(params.descriptor_cache_entries, params.cache_line_bytes),
+      mac_("mac", index, params, fifo_, stats, observer),
+      irq_("interrupts", irq, stats),
+      pba_(params.pba_rx_kb) {
+    SC_HAS_PROCESS(TxPort);
+    SC_METHOD(finish_packet);
+    sensitive << finishing_done_;
+    dont_initialize();
+    mac_.set_ipgt(tipg_ & 0x3FF);
+    mac_.on_room_freed([this] { kick(); });
+    // Frames already in the FIFO at time zero (nic.preload_*): the MAC sends them once
+    // TCTL.EN is set, as if the FIFO pointers had been rewound over them.
+    for (unsigned i = 0; i < params.preload_packets; ++i) {
+        fifo_.reserve(params.preload_bytes);
+        mac_.enqueue(std::vector<std::uint8_t>(params.preload_bytes, 0));
+    }
+}
+
+void TxPort::kick() {
+    if (bus_) bus_->kick();
+}
+
+std::uint32_t TxPort::read_register(std::uint32_t offset) {
+    switch (offset) {
+    case kCtrl: return ctrl_;
+    case kStatus: return kStatusFd | kStatusLu | (index_ << 2) | kStatusSpeed1000;
+    case kIcr: return irq_.read_icr();
+    case kItr: return irq_.itr();
+    case kIms: return irq_.ims();
+    case kTctl: return tctl_;
+    case kTipg: return tipg_;
+    case kPba: return pba_;
+    case kTxdmac: return txdmac_;
+    case kTdbal: return static_cast<std::uint32_t>(cache_.base());
+    case kTdbah: return static_cast<std::uint32_t>(cache_.base() >> 32);
+    case kTdlen: return cache_.length_bytes();
+    case kTdh: return cache_.head();
+    case kTdt: return tdt_;
+    case kTidv: return irq_.tidv();
+    case kTxdctl: return txdctl_;
+    case kTadv: return irq_.tadv();
+    default: return 0;  // registers outside the transmit path read as zero here
+    }
+}
+
+void TxPort::write_register(std::uint32_t offset, std::uint32_t value) {
+    switch (offset) {
+    case kCtrl: ctrl_ = value; break;
+    case kIcr: irq_.read_icr(); break;  // writing 1s clears; the TX model clears all
+    case kItr: irq_.set_itr(value); break;
+    case kIcs: irq_.raise(value); break;
+    case kIms: irq_.set_mask(value); break;
+    case kImc: irq_.clear_mask(value); break;
+    case kTctl:
+        tctl_ = value;
+        mac_.set_enabled(value & kTctlEn);
+        kick();
+        break;
+    case kTipg:
+        tipg_ = value;
+        mac_.set_ipgt(value & 0x3FF);  // IPGT is bits 9:0 (SDM 13.4.34)
+        break;
+    case kPba:
+        pba_ = value;
+        fifo_.set_capacity(params_.tx_fifo_bytes(value));
+        break;
+    case kTxdmac: txdmac_ = value; kick(); break;
+    case kTdbal: cache_.set_base_low(value); break;
+    case kTdbah: cache_.set_base_high(value); break;
+    case kTdlen: cache_.set_length_bytes(value); break;
+    case kTdh: cache_.set_head(value); break;
+    case kTdt:
+        tdt_ = value;
+        cache_.set_tail(value);
+        kick();
+        break;
+    case kTidv: irq_.set_tidv(value); break;
+    case kTxdctl: txdctl_ = value; kick(); break;
+    case kTadv: irq_.set_tadv(value); break;
+    default: break;
+    }
+}
+
+bool TxPort::next_read(ReadRequest& out) {
+    if (!(tctl_ & kTctlEn) || cache_.slots() == 0) return false;
+    if (data_read(out)) return true;
+    if (start_packet() && data_read(out)) return true;
+    if (!cache_.fetch_wanted(txdctl_)) return false;
+    fetch_ = cache_.plan_fetch();
+    cache_.fetch_issued(fetch_);
+    out = {ReadKind::Descriptors, fetch_.addr, fetch_.count * kDescriptorBytes};
+    ++stats_.descriptor_fetches;
+    stats_.descriptors_fetched += fetch_.count;
+    return true;
+}
+
+// The next buffer read of the packet being fetched; zero-length buffers need no read.
+bool TxPort::data_read(ReadRequest& out) {
+    while (fetching_) {
+        Packet& p = *fetching_;
+        const TxDescriptor& d = p.descriptors[p.next_buffer].desc;
+        if (d.length != 0) {
+            out = {ReadKind::Data, d.buffer_addr, d.length};
+            ++stats_.data_reads;
+            return true;
+        }
+        buffer_processed();
+    }
+    return false;
+}
+
+bool TxPort::start_packet() {
+    if (fetching_) return false;
+    if ((txdmac_ & kTxdmacDpp) && !in_flight_.empty()) return false;
+    unsigned n = cache_.complete_packet_descriptors();
+    if (n == 0) return false;
+    std::uint32_t bytes = 0;
+    for (unsigned i = 0; i < n; ++i) bytes += cache_.peek(i).desc.length;
+    if (bytes > fifo_.capacity())
+        throw std::runtime_error("e1000: a " + std::to_string(bytes) +
+                                 " B packet can never fit the " +
+                                 std::to_string(fifo_.capacity()) + " B transmit FIFO");
+    Picos now = now_ps();
+    if (!fifo_.has_room(bytes)) {
+        if (!waiting_for_fifo_) waiting_for_fifo_ = true, fifo_wait_since_ = now;
+        return false;
+    }
+    if (waiting_for_fifo_) {
+        stats_.fifo_wait += now - fifo_wait_since_;
+        waiting_for_fifo_ = false;
+    }
+    fifo_.reserve(bytes);
+    auto p = std::make_unique<Packet>();
+    for (unsigned i = 0; i < n; ++i) p->descriptors.push_back(cache_.pop());
+    p->frame.resize(bytes);
+    fetching_ = p.get();
+    in_flight_.push_back(std::move(p));
+    return true;
+}
+
+void TxPort::read_finished(const ReadRequest& r, const DmaStats&) {
+    if (r.kind == ReadKind::Descriptors) {
+        cache_.fetch_arrived(fetch_, mem_);
+        return;
+    }
+    // Data moves at the instant its last byte arrives.
+    Packet& p = *fetching_;
+    mem_.read(r.addr, p.frame.data() + p.filled, r.bytes);
+    p.filled += r.bytes;
+    buffer_processed();
+}
+
+void TxPort::buffer_processed() {
+    Packet& p = *fetching_;
+    ++p.next_buffer;
+    cache_.descriptor_processed();
+    if (cache_.head() == cache_.tail()) irq_.raise(kIcrTxqe);  // SDM 13.4.17: queue empty
+    if (p.next_buffer == p.descriptors.size()) data_finished();
+}
+
+void TxPort::data_finished() {
+    fetching_->data_done = true;
+    fetching_ = nullptr;
+    schedule_finishing();
+}
+
+void TxPort::schedule_finishing() {
+    if (finishing_) return;
+    for (auto& p : in_flight_) {
+        if (p->committed) continue;
+        if (!p->data_done) return;  // packets finish in order
+        finishing_ = p.get();
+        finishing_done_.notify(ps(params_.packet_processing));
+        return;
+    }
+}
+
+void TxPort::finish_packet() {
+    Packet* p = finishing_;
+    finishing_ = nullptr;
+    p->committed = true;
+    mac_.enqueue(std::move(p->frame));
+    unsigned wthresh = txdctl_wthresh(txdctl_);
+    if (wthresh == 0) {
+        for (const auto& d : p->descriptors)
+            if (d.desc.cmd & kCmdRs) write_back(p, {d});
+    } else {
+        batch_.insert(batch_.end(), p->descriptors.begin(), p->descriptors.end());
+        if (batch_.size() >= wthresh) flush_batch();
+    }
+    if (p->writes_pending == 0) retire(p);
+    if (!batch_.empty() && idle()) flush_batch();
+    schedule_finishing();
+    kick();
+}
+
+// WTHRESH > 0 (SDM 13.4.42): processed descriptors are written back in bursts, one write per
+// contiguous run in the ring.  Assumption: a partial batch is also written when the queue has
+// run empty, so software is never left waiting for the last few.
+void TxPort::flush_batch() {
+    std::vector<CachedDescriptor> run;
+    for (const auto& d : batch_) {
+        if (!run.empty() && d.index != run.back().index + 1) write_back(nullptr, std::move(run)), run.clear();
+        run.push_back(d);
+    }
+    if (!run.empty()) write_back(nullptr, std::move(run));
+    batch_.clear();
+}
+
+void TxPort::write_back(Packet* p, std::vector<CachedDescriptor> run) {
+    std::uint64_t cookie = next_cookie_++;
+    std::uint64_t addr = cache_.slot_addr(run.front().index);
+    auto bytes = static_cast<std::uint32_t>(run.size() * kDescriptorBytes);
+    if (p) ++p->writes_pending;
+    writebacks_[cookie] = {p, std::move(run)};
+    bus_->write(index_, addr, bytes, cookie);
+}
+
+void TxPort::write_finished(std::uint64_t cookie, const DmaStats&) {
+    auto it = writebacks_.find(cookie);
+    WriteBack wb = std::move(it->second);
+    writebacks_.erase(it);
+    // DD becomes visible in host memory when the write has crossed the bus.
+    bool report = false, at_once = false;
+    for (const auto& d : wb.descriptors) {
+        std::uint64_t sta = cache_.slot_addr(d.index) + kStatusByteOffset;
+        std::uint8_t status = 0;
+        mem_.read(sta, &status, 1);
+        status |= kStaDd;
+        mem_.write(sta, &status, 1);
+        if (d.desc.cmd & kCmdRs) {
+            report = true;
+            at_once = at_once || !(d.desc.cmd & kCmdIde);
+        }
+    }
+    ++stats_.writebacks;
+    stats_.descriptors_written_back += wb.descriptors.size();
+    if (report) {
+        if (at_once) irq_.raise(kIcrTxdw);
+        else irq_.raise_delayed_txdw();
+    }
+    if (wb.packet && --wb.packet->writes_pending == 0) retire(wb.packet);
+}
+
+bool TxPort::idle() const {
+    for (const auto& p : in_flight_)
+        if (!p->committed) return false;
+    return cache_.cached() == 0 && cache_.waiting_in_host() == 0;
+}
+
+void TxPort::retire(Packet* p) {
+    for (auto it = in_flight_.begin(); it != in_flight_.end(); ++it) {
+        if (it->get() == p) {
+            in_flight_.erase(it);
+            break;
+        }
+    }
+    kick();
+}
+
+}  // namespace pcisim::e1000

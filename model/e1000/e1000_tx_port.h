@@ -1,0 +1,107 @@
+// One transmit port of an 8254x: its registers, descriptor cache, TX DMA engine, FIFO, MAC and
+// interrupt logic.  The DMA engine moves one packet at a time through these stages:
+//   1. descriptors: the packet's descriptors (up to EOP) are in the descriptor cache;
+//   2. FIFO room: its data is fetched only when the FIFO can take all of it (room reserved);
+//   3. data: one bus read per descriptor buffer, in order; TDH moves past each descriptor as
+//      its data arrives (descriptor processed);
+//   4. finishing: nic.packet_processing_ns of engine time, then the frame is committed to the
+//      MAC and the RS descriptors are written back with DD (SDM 3.3.3.2: DD reports that the
+//      descriptor has been processed, i.e. its data is in the FIFO; not that it was sent).
+// TXDMAC.DPP = 1 (reset): stage 2 of the next packet waits until the current packet is
+// finished, including its write-back.  DPP = 0: it may start as soon as the current packet's
+// data is in (stage 4 of one packet overlaps stages 2-3 of the next).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+
+#include "e1000/e1000_bus_interface.h"
+#include "e1000/e1000_descriptor_cache.h"
+#include "e1000/e1000_interrupts.h"
+#include "e1000/e1000_mac.h"
+#include "e1000/e1000_params.h"
+#include "e1000/e1000_stats.h"
+#include "e1000/e1000_tx_fifo.h"
+
+namespace pcisim {
+class HostMemory;
+}
+
+namespace pcisim::e1000 {
+
+class TxPort : public sc_core::sc_module, public DmaClient {
+public:
+    TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& params,
+           HostMemory& mem, TxStats& stats, InterruptSink* irq, const FrameObserver& observer);
+
+    void attach(BusInterface* bus) { bus_ = bus; }
+    std::uint32_t read_register(std::uint32_t offset);
+    void write_register(std::uint32_t offset, std::uint32_t value);
+
+    bool next_read(ReadRequest& out) override;
+    void read_finished(const ReadRequest& r, const DmaStats& s) override;
+    void write_finished(std::uint64_t cookie, const DmaStats& s) override;
+
+    std::uint64_t frames_sent() const { return mac_.frames_sent(); }
+    const TxFifo& fifo() const { return fifo_; }
+    const InterruptLogic& interrupts() const { return irq_; }
+
+private:
+    struct Packet {
+        std::vector<CachedDescriptor> descriptors;
+        std::vector<std::uint8_t> frame;
+        unsigned next_buffer = 0;  // next descriptor whose data is to be read
+        std::uint32_t filled = 0;  // frame bytes arrived
+        bool data_done = false;
+        bool committed = false;
+        unsigned writes_pending = 0;
+    };
+    struct WriteBack {
+        Packet* packet;  // the packet waiting for it (DPP), or nullptr for WTHRESH batches
+        std::vector<CachedDescriptor> descriptors;
+    };
+
+    bool start_packet();
+    bool data_read(ReadRequest& out);
+    void buffer_processed();
+    void data_finished();
+    void schedule_finishing();
+    void finish_packet();  // SC_METHOD on finishing_done_
+    void write_back(Packet* p, std::vector<CachedDescriptor> run);
+    void flush_batch();
+    bool idle() const;
+    void retire(Packet* p);
+    void kick();
+
+    unsigned index_;
+    const E1000Params& params_;
+    HostMemory& mem_;
+    TxStats& stats_;
+    BusInterface* bus_ = nullptr;
+
+    TxFifo fifo_;
+    DescriptorCache cache_;
+    Mac mac_;
+    InterruptLogic irq_;
+
+    std::uint32_t ctrl_ = 0, tctl_ = 0, tipg_ = 8, txdctl_ = 0, txdmac_ = kTxdmacDpp, pba_;
+    std::uint32_t tdt_ = 0;
+
+    std::deque<std::unique_ptr<Packet>> in_flight_;  // data fetch started, not yet retired
+    Packet* fetching_ = nullptr;                     // the packet whose data is being read
+    Packet* finishing_ = nullptr;                    // the packet in stage 4
+    sc_core::sc_event finishing_done_;
+    bool waiting_for_fifo_ = false;
+    Picos fifo_wait_since_ = 0;
+    DescriptorFetch fetch_{};
+    std::vector<CachedDescriptor> batch_;  // processed, waiting for WTHRESH
+    std::unordered_map<std::uint64_t, WriteBack> writebacks_;
+    std::uint64_t next_cookie_ = 1;
+};
+
+}  // namespace pcisim::e1000

@@ -1,0 +1,173 @@
+#include "sweep/worker_pool.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace pcisim::sweep {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Exit code of a child whose job threw: its message is in the .fail file.
+constexpr int kJobThrew = 3;
+
+struct Running {
+    std::size_t job;
+    Clock::time_point started;
+    bool timed_out = false;
+};
+
+std::string file_text(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string last_line(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, last;
+    while (std::getline(in, line))
+        if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+    return last;
+}
+
+// The job's files in the scratch directory.
+struct JobFiles {
+    fs::path result, failure, log;
+    JobFiles(const fs::path& dir, std::size_t job)
+        : result(dir / ("job-" + std::to_string(job) + ".json")),
+          failure(dir / ("job-" + std::to_string(job) + ".fail")),
+          log(dir / ("job-" + std::to_string(job) + ".log")) {}
+};
+
+[[noreturn]] void child_main(const Job& job, std::size_t index, const JobFiles& files) {
+    int devnull = open("/dev/null", O_WRONLY);
+    int log = open(files.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
+    if (log >= 0) dup2(log, STDERR_FILENO);
+    int code = 0;
+    try {
+        nlohmann::json result = job(index);
+        std::ofstream out(files.result);
+        out << result.dump();
+        out.close();
+        code = out ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::ofstream out(files.failure);
+        out << e.what();
+        code = kJobThrew;
+    }
+    std::fflush(nullptr);
+    // _exit: the parent's atexit handlers and static destructors are not the child's to run.
+    _exit(code);
+}
+
+JobOutcome outcome_of(int status, const Running& r, const JobFiles& files, double timeout_s) {
+    JobOutcome o;
+    std::string log_hint = last_line(file_text(files.log));
+    auto with_log = [&](std::string why) {
+        return log_hint.empty() ? why : why + ": " + log_hint;
+    };
+    if (r.timed_out) {
+        std::ostringstream why;
+        why << "time limit of " << timeout_s << " s exceeded";
+        o.error = why.str();
+    } else if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        o.error = with_log("worker killed by signal " + std::to_string(sig) + " (" +
+                           strsignal(sig) + ")");
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == kJobThrew) {
+        o.error = file_text(files.failure);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        try {
+            o.result = nlohmann::json::parse(file_text(files.result));
+            o.ok = true;
+        } catch (const nlohmann::json::exception& e) {
+            o.error = std::string("worker wrote unreadable results: ") + e.what();
+        }
+    } else {
+        o.error = with_log("worker exited with code " + std::to_string(WEXITSTATUS(status)));
+    }
+    return o;
+}
+
+fs::path make_scratch_dir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/pcisim-sweep-XXXXXX";
+    if (!mkdtemp(pattern.data()))
+        throw std::runtime_error("cannot create a scratch directory " + pattern + ": " +
+                                 std::strerror(errno));
+    return pattern;
+}
+
+}  // namespace
+
+std::size_t default_parallelism() {
+    unsigned n = std::thread::hardware_concurrency();
+    return n ? n : 1;
+}
+
+void run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
+              const OnDone& on_done) {
+    fs::path dir = make_scratch_dir();
+    std::map<pid_t, Running> running;
+    std::size_t next = 0;
+    const std::size_t parallel = options.parallel ? options.parallel : 1;
+    while (next < count || !running.empty()) {
+        while (next < count && running.size() < parallel) {
+            JobFiles files(dir, next);
+            std::cout.flush();  // or the child would write the parent's buffered output again
+            std::cerr.flush();
+            std::fflush(nullptr);
+            pid_t pid = fork();
+            if (pid == 0) child_main(job, next, files);
+            if (pid < 0) {
+                on_done(next, {false, {}, std::string("fork failed: ") + std::strerror(errno)});
+            } else {
+                running[pid] = {next, Clock::now()};
+            }
+            ++next;
+        }
+        bool reaped = false;
+        for (auto it = running.begin(); it != running.end();) {
+            int status = 0;
+            pid_t done = waitpid(it->first, &status, WNOHANG);
+            if (done == it->first) {
+                JobFiles files(dir, it->second.job);
+                on_done(it->second.job, outcome_of(status, it->second, files, options.timeout_s));
+                it = running.erase(it);
+                reaped = true;
+                continue;
+            }
+            double age = std::chrono::duration<double>(Clock::now() - it->second.started).count();
+            if (options.timeout_s > 0 && age > options.timeout_s && !it->second.timed_out) {
+                kill(it->first, SIGKILL);
+                it->second.timed_out = true;
+            }
+            ++it;
+        }
+        if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+}
+
+}  // namespace pcisim::sweep

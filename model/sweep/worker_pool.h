@@ -1,0 +1,39 @@
+// Runs jobs in forked worker processes, at most N at a time.  SystemC elaborates once per
+// process, so every simulation needs a fresh process; a crash, a signal or a hang in one job
+// becomes that job's failure instead of the sweep's.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace pcisim::sweep {
+
+struct JobOutcome {
+    bool ok = false;
+    nlohmann::json result;  // the job's JSON when ok
+    std::string error;      // why not, one line
+};
+
+// Thrown inside a job for an expected failure: its message becomes the outcome's error.
+// Any other exception, a signal, a non-zero exit or the time limit also fails the job.
+using Job = std::function<nlohmann::json(std::size_t job)>;
+using OnDone = std::function<void(std::size_t job, const JobOutcome&)>;
+
+struct PoolOptions {
+    std::size_t parallel = 1;   // worker processes at once
+    double timeout_s = 0;       // per job; 0 = no limit
+};
+
+// Runs job(0) .. job(count-1), each in a child process, and calls on_done in the parent as each
+// finishes (in completion order).  The child's stdout and stderr are kept away from the
+// terminal; the last stderr line explains a crash.
+void run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
+              const OnDone& on_done);
+
+// Online CPUs, at least 1.
+std::size_t default_parallelism();
+
+}  // namespace pcisim::sweep
