@@ -82,6 +82,7 @@ std::string describe_expected(const ParamSpec& p) {
     switch (p.type) {
     case ParamType::Boolean: return "true or false";
     case ParamType::Text: return "a string";
+    case ParamType::Notes: return "an object of strings";
     case ParamType::Choice: {
         o << "one of";
         for (const auto& c : p.choices) o << " \"" << c << "\"";
@@ -113,6 +114,13 @@ void check_value(const ParamSpec& p, const std::string& path, const json& v,
         return;
     case ParamType::Text:
         if (!v.is_string()) bad("is not a string");
+        return;
+    case ParamType::Notes:
+        if (!v.is_object()) return bad("is not an object");
+        for (auto it = v.begin(); it != v.end(); ++it)
+            if (!it.value().is_string())
+                problems.push_back(path + "." + it.key() + ": " + show(it.value()) +
+                                   " is not a string; expected a one-line reason");
         return;
     case ParamType::Choice:
         if (!v.is_string()) return bad("is not a string");

@@ -41,12 +41,19 @@ ParamSpec choice(std::string path, std::string def, std::vector<std::string> cho
             std::move(meaning)};
 }
 
+ParamSpec notes(std::string path, std::string meaning) {
+    return {std::move(path), ParamType::Notes, "", nlohmann::json::object(), 1, 0, {},
+            std::move(meaning)};
+}
+
 std::vector<ParamSpec> simulation_params() {
     return {
         text("name", "", "Scenario name, shown in results."),
         text("description", "", "What the scenario is for."),
         text("platform", "", "Platform file whose values this scenario overrides (resolved "
                              "beside the scenario, then in scenarios/)."),
+        notes("why", "Reasons for the values: an object from key path to a one-line reason "
+                     "(datasheet, measurement, topology, fitted range)."),
         boolean("nic.enabled", true,
                 "Put the e1000 on the bus with a CPU, driver and pktgen per port; false for "
                 "bus-only runs (synthetic masters)."),
@@ -108,6 +115,7 @@ std::string schema_markdown() {
                            : p.type == ParamType::Integer ? "integer"
                            : p.type == ParamType::Boolean ? "boolean"
                            : p.type == ParamType::Text    ? "string"
+                           : p.type == ParamType::Notes   ? "object of strings"
                                                           : "choice";
         std::string allowed;
         if (!p.choices.empty()) {

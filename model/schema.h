@@ -10,7 +10,7 @@
 
 namespace pcisim {
 
-enum class ParamType { Number, Integer, Boolean, Text, Choice };
+enum class ParamType { Number, Integer, Boolean, Text, Choice, Notes };
 
 struct ParamSpec {
     std::string path;           // dotted; "bridges[]." marks the items of an array of objects
@@ -33,6 +33,8 @@ ParamSpec boolean(std::string path, bool def, std::string meaning);
 ParamSpec text(std::string path, std::string def, std::string meaning);
 ParamSpec choice(std::string path, std::string def, std::vector<std::string> choices,
                  std::string meaning);
+// An object of free-text strings (key -> reason), e.g. why a platform value is what it is.
+ParamSpec notes(std::string path, std::string meaning);
 
 // Each module lists its own parameters next to its code.
 std::vector<ParamSpec> simulation_params();
