@@ -1,6 +1,7 @@
 #include "scenario.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -39,13 +40,16 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
     return row[b.size()];
 }
 
-// "bridges[2].x" -> "bridges[].x": the form the schema is written in.
+// "bridges[2].x" or "bridges.2.x" -> "bridges[].x": the form the schema is written in.
 std::string schema_form(const std::string& path) {
     std::string out;
     for (std::size_t i = 0; i < path.size(); ++i) {
         if (path[i] == '[') {
             out += "[]";
             i = path.find(']', i);
+        } else if (path[i] == '.' && i + 1 < path.size() && std::isdigit(static_cast<unsigned char>(path[i + 1]))) {
+            out += "[]";
+            while (i + 1 < path.size() && std::isdigit(static_cast<unsigned char>(path[i + 1]))) ++i;
         } else {
             out += path[i];
         }
@@ -277,7 +281,15 @@ void apply_override(json& doc, const std::string& assignment) {
             if (!node->is_object()) *node = json::object();
             node = &(*node)[k];
         }
-        if (last) *node = parse_value(assignment.substr(eq + 1));
+        if (last) {
+            std::string value = assignment.substr(eq + 1);
+            *node = parse_value(value);
+            // A string-valued key takes the text as it is: --set nic.model=82544.
+            const ParamSpec* p = find_param(schema_form(assignment.substr(0, eq)));
+            if (p && !node->is_string() &&
+                (p->type == ParamType::Text || p->type == ParamType::Choice))
+                *node = value;
+        }
     }
 }
 
