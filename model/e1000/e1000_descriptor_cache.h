@@ -60,7 +60,6 @@ public:
     // processed).
     void descriptor_processed() { head_ = (head_ + 1) % slots(); }
     unsigned cached() const { return static_cast<unsigned>(cache_.size()); }
-    unsigned capacity() const { return capacity_; }
 
 private:
     unsigned capacity_;

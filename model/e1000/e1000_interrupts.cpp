@@ -57,6 +57,11 @@ std::uint32_t InterruptLogic::read_icr() {
     return v;
 }
 
+void InterruptLogic::clear(std::uint32_t causes) {
+    icr_ &= ~causes;
+    update_line();
+}
+
 void InterruptLogic::set_mask(std::uint32_t bits) {
     ims_ |= bits;
     update_line();

@@ -23,7 +23,7 @@ public:
     void raise(std::uint32_t causes);  // immediate (also ICS writes)
     void raise_delayed_txdw();         // a write-back of a descriptor with IDE
     std::uint32_t read_icr();          // clear on read
-    std::uint32_t icr() const { return icr_; }
+    void clear(std::uint32_t causes);  // ICR write: 1s clear
     std::uint32_t ims() const { return ims_; }
     void set_mask(std::uint32_t bits);    // IMS write
     void clear_mask(std::uint32_t bits);  // IMC write
@@ -33,7 +33,6 @@ public:
     std::uint32_t itr() const { return itr_; }
     std::uint32_t tidv() const { return tidv_; }
     std::uint32_t tadv() const { return tadv_; }
-    bool asserted() const { return asserted_; }
 
 private:
     void delay_expired();     // SC_METHOD on delay_event_

@@ -35,7 +35,6 @@ public:
     void on_room_freed(std::function<void()> fn) { room_freed_ = std::move(fn); }
 
     std::uint64_t frames_sent() const { return frames_sent_; }
-    std::size_t queued() const { return queue_.size(); }
 
 private:
     void advance();  // SC_METHOD: finishes the frame on the wire, starts the next one

@@ -65,7 +65,7 @@ std::uint32_t TxPort::read_register(std::uint32_t offset) {
 void TxPort::write_register(std::uint32_t offset, std::uint32_t value) {
     switch (offset) {
     case kCtrl: ctrl_ = value; break;
-    case kIcr: irq_.read_icr(); break;  // writing 1s clears; the TX model clears all
+    case kIcr: irq_.clear(value); break;
     case kItr: irq_.set_itr(value); break;
     case kIcs: irq_.raise(value); break;
     case kIms: irq_.set_mask(value); break;

@@ -49,7 +49,6 @@ public:
 
     std::uint64_t frames_sent() const { return mac_.frames_sent(); }
     const TxFifo& fifo() const { return fifo_; }
-    const InterruptLogic& interrupts() const { return irq_; }
 
 private:
     struct Packet {
