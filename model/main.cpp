@@ -17,6 +17,8 @@ const char* kUsage =
     "  sweep SCENARIO --vary KEY=V1,V2|A:B:STEP ... [--set KEY=VALUE ...] [-j N] [-o OUT.csv]\n"
     "        [--shard I/N] [--timeout-s S]                one simulation per point, as CSV+JSON\n"
     "  merge OUT.csv SHARD.csv ...                       join the shards of a sweep\n"
+    "  validate [--case ID] [-j N] [--doc FILE] [--predictions]\n"
+    "                                                    compare with the reference measurements\n"
     "  fit SWEEP.csv [--group-by KEYS] [--x COL] [--y COL] [--json OUT]\n"
     "                                                    fit pps = B/(s+k) per regime\n"
     "Run 'pcisim COMMAND --help' for a command's options.\n";
@@ -33,6 +35,7 @@ int sc_main(int argc, char* argv[]) {
         {"sweep", pcisim::cli::sweep},
         {"merge", pcisim::cli::merge},
         {"fit", pcisim::cli::fit},
+        {"validate", pcisim::cli::validate},
     };
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
         std::cout << kUsage;

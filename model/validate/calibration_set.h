@@ -1,0 +1,68 @@
+// The calibration set: every reference measurement pcisim is checked against, with the
+// scenario that reproduces it (scenarios/calibration.json) and the measured numbers
+// (docs/data/measurements.json).  A case lists the simulation points it needs and, given their
+// results, the checks it makes.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace pcisim::validate {
+
+// One simulation: a scenario with overrides at one packet size.
+struct SimPoint {
+    std::string scenario;             // name under scenarios/, without .json
+    std::vector<std::string> sets;    // --set overrides
+    int size = 60;
+    std::string key() const;          // identical points are simulated once
+};
+
+// One row of the validation table.
+struct Check {
+    std::string case_id, kind, scenario;
+    double size = 0;        // packet size, or 0 when the row is not about one size
+    double measured = 0;    // what the reference says (pps, us, bytes)
+    double simulated = 0;
+    double error = 0;       // signed: % for rates, us for overheads, bytes for positions
+    std::string unit;       // "pps", "us", "bytes", "byte-times"
+    bool counts_in_median = false;  // curve, formula and level points
+    bool ok = false;
+    std::string note;
+};
+
+struct Tolerances {
+    double point_pct = 5, median_pct = 3, overhead_us = 0.1, step_height_pct = 10,
+           step_position_bytes = 4, crossover_pct = 10, wire_pct = 0.5;
+};
+
+struct Summary {
+    std::size_t checks = 0, failed = 0, points = 0;
+    double median_abs_pct = 0, max_abs_pct = 0;
+    bool ok = false;
+};
+
+using PpsLookup = std::function<double(const SimPoint&)>;
+
+class CalibrationSet {
+public:
+    // `file` is scenarios/calibration.json; the measurements path in it is relative to the
+    // project directory (its parent's parent).
+    static CalibrationSet load(const std::string& file);
+
+    // Only the cases whose id is `id` (all when empty).
+    std::vector<SimPoint> points(const std::string& id = "") const;
+    std::vector<Check> evaluate(const PpsLookup& pps, const std::string& id = "") const;
+    Summary summarize(const std::vector<Check>& checks) const;
+    const Tolerances& tolerances() const { return tol_; }
+    const nlohmann::json& predictions() const { return predictions_; }
+    bool has_case(const std::string& id) const;
+
+private:
+    nlohmann::json cases_, measurements_, predictions_;
+    Tolerances tol_;
+};
+
+}  // namespace pcisim::validate
