@@ -92,7 +92,8 @@ std::string describe(const json& c) {
     if (!c["wire_limited"].is_null()) {
         const json& w = c["wire_limited"];
         s << "  wire-limited for " << number(w["from"]) << " <= s <= " << number(w["to"]) << " ("
-          << w["points"] << " points): p = 125000000/(s+24)\n";
+          << w["points"] << (w["points"] == 1 ? " point" : " points")
+          << "): p = 125000000/(s+24)\n";
     }
     if (!c["steps_at"].empty()) {
         s << "  steps at s =";
@@ -100,7 +101,8 @@ std::string describe(const json& c) {
         s << "\n";
     }
     for (const auto& p : c["pieces"]) {
-        s << "  bus-limited piece " << range_text(p) << " (" << p["points"] << " points)\n";
+        s << "  bus-limited piece " << range_text(p) << " (" << p["points"]
+          << (p["points"] == 1 ? " point)\n" : " points)\n");
         s << fit_line("B free ", p["free"], p);
         if (!c["bus_bytes_per_s"].is_null()) s << fit_line("B fixed", p["fixed"], p);
     }

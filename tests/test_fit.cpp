@@ -1,0 +1,132 @@
+// pcisim fit: recovering B and k, regimes and steps from synthetic curves with known answers.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <sstream>
+
+#include "fit/curve_fit.h"
+#include "fit/formula_fit.h"
+#include "fit/regimes.h"
+#include "fit/sweep_curves.h"
+
+using namespace pcisim::fit;
+using Catch::Detail::Approx;
+
+namespace {
+
+std::vector<Sample> curve(double B, double k, int from, int to, int step) {
+    std::vector<Sample> v;
+    for (int s = from; s <= to; s += step) v.push_back({double(s), B / (s + k)});
+    return v;
+}
+
+std::vector<double> wire_of(const std::vector<Sample>& samples) {
+    std::vector<double> w;
+    for (const auto& s : samples) w.push_back(wire_limit_pps(s.size));
+    return w;
+}
+
+// The shared 32/33 bus of the reference: one more chunk every 128 bytes.
+double staircase(double s) { return 132e6 / (s + 260 + 130 * std::floor(s / 128)); }
+
+}  // namespace
+
+TEST_CASE("the free fit recovers B and k from exact data", "[fit]") {
+    auto f = fit_free(curve(264e6, 335, 60, 340, 20));
+    REQUIRE(f);
+    CHECK(f->bytes_per_s == Approx(264e6).epsilon(0.001));
+    CHECK(f->latency_bytes == Approx(335).epsilon(0.001));
+    CHECK(f->overhead_us() == Approx(335 / 264.0).epsilon(0.001));
+    CHECK(f->max_rel_residual < 1e-9);
+    CHECK(formula_text(f->bytes_per_s, f->latency_bytes) == "264000000/(s+335)");
+}
+
+TEST_CASE("the fixed-B fit recovers k and reports the misfit of a wrong B", "[fit]") {
+    auto data = curve(132e6, 260, 60, 124, 4);
+    FormulaFit right = fit_fixed(data, 132e6);
+    CHECK(right.latency_bytes == Approx(260).epsilon(0.001));
+    CHECK(right.rms_rel_residual < 1e-9);
+    FormulaFit wrong = fit_fixed(data, 264e6);
+    CHECK(wrong.rms_rel_residual > 0.001);
+}
+
+TEST_CASE("a flat or single-point piece has no free fit", "[fit]") {
+    CHECK_FALSE(fit_free({{60, 5e5}}));
+    CHECK_FALSE(fit_free({{60, 5e5}, {100, 5e5}, {140, 5.1e5}}));
+}
+
+TEST_CASE("wire-limited points are split off", "[fit]") {
+    std::vector<Sample> samples;
+    for (int s = 60; s <= 1500; s += 40)
+        samples.push_back({double(s), std::min(264e6 / (s + 335), wire_limit_pps(s))});
+    Regimes r = split_regimes(samples, wire_of(samples));
+    REQUIRE(r.pieces.size() == 1);
+    // 264e6/(s+335) meets 125e6/(s+24) at s = 255.7.
+    CHECK(samples[r.pieces[0].last].size < 256);
+    CHECK(samples[r.wire_limited.front()].size > 200);
+    CHECK(r.wire_limited.size() + r.pieces[0].last - r.pieces[0].first + 1 == samples.size());
+}
+
+TEST_CASE("the steps of a staircase are found where they are", "[fit]") {
+    std::vector<Sample> samples;
+    for (int s = 60; s <= 500; s += 4) samples.push_back({double(s), staircase(s)});
+    Regimes r = split_regimes(samples, wire_of(samples));
+    REQUIRE(r.wire_limited.empty());
+    REQUIRE(r.pieces.size() == 4);
+    std::vector<double> starts;
+    for (const auto& p : r.pieces) starts.push_back(samples[p.first].size);
+    CHECK(starts == std::vector<double>{60, 128, 256, 384});
+    // Each piece is exactly B/(s+k) with k growing by one chunk latency per step.
+    for (std::size_t i = 0; i < r.pieces.size(); ++i) {
+        std::vector<Sample> piece(samples.begin() + r.pieces[i].first,
+                                  samples.begin() + r.pieces[i].last + 1);
+        auto f = fit_free(piece);
+        REQUIRE(f);
+        CHECK(f->bytes_per_s == Approx(132e6).epsilon(0.001));
+        CHECK(f->latency_bytes == Approx(260 + 130 * i).epsilon(0.001));
+    }
+}
+
+TEST_CASE("measurement noise alone makes no steps", "[fit]") {
+    // +-0.3 % alternating noise on a smooth curve.
+    std::vector<Sample> samples = curve(264e6, 335, 60, 250, 5);
+    for (std::size_t i = 0; i < samples.size(); ++i) samples[i].pps *= i % 2 ? 1.003 : 0.997;
+    Regimes r = split_regimes(samples, wire_of(samples));
+    CHECK(r.pieces.size() == 1);
+}
+
+TEST_CASE("fit reads a sweep CSV into curves per bus and fits each", "[fit]") {
+    std::ostringstream csv;
+    csv << "bus.width_bits,packet.size,status,error,tx_pps,wire_limit_pps\n";
+    for (int s = 60; s <= 400; s += 4) {
+        csv << "32," << s << ",ok,," << staircase(s) << "," << wire_limit_pps(s) << "\n";
+        csv << "64," << s << ",ok,," << std::min(528e6 / (s + 400), wire_limit_pps(s)) << ",\n";
+    }
+    csv << "64,404,failed,\"bus.clock_mhz: 100, not a pci clock\",,\n";
+    std::istringstream in(csv.str());
+    CurveColumns cols;
+    cols.bus_bytes_per_s = 132e6;
+    auto curves = read_curves(in, cols);
+    REQUIRE(curves.size() == 2);
+    CHECK(curves[0].group == std::vector<std::pair<std::string, std::string>>{{"bus.width_bits", "32"}});
+    CHECK(curves[1].samples.size() == curves[0].samples.size());  // the failed row is skipped
+
+    auto staircase_fit = fit_curve(curves[0]);
+    CHECK(staircase_fit["steps_at"] == nlohmann::json({128, 256, 384}));
+    const auto& first = staircase_fit["pieces"][0];
+    CHECK(first["from"] == 60);
+    CHECK(first["to"] == 128);
+    CHECK(first["fixed"]["k_bytes"].get<double>() == Approx(260).epsilon(0.001));
+    CHECK(describe(staircase_fit).find("p = 132000000/(s+260) for 60 <= s < 128") !=
+          std::string::npos);
+
+    auto wide = fit_curve(curves[1]);
+    CHECK_FALSE(wide["wire_limited"].is_null());
+    CHECK(wide["pieces"].size() == 1);
+    CHECK(wide["pieces"][0]["free"]["k_bytes"].get<double>() == Approx(400).epsilon(0.001));
+}
+
+TEST_CASE("a CSV without the y column is an error naming it", "[fit]") {
+    std::istringstream in("packet.size,status,error,pps\n60,ok,,1\n");
+    CHECK_THROWS_WITH(read_curves(in, CurveColumns{}), Catch::Contains("tx_pps"));
+}

@@ -1,0 +1,172 @@
+// pcisim sweep and merge, end to end: the built binary on the bus demo with short windows.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sweep/csv.h"
+#include "sweep/sweep_axes.h"
+#include "sweep/sweep_table.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+namespace sweep = pcisim::sweep;
+
+namespace {
+
+std::string binary() {
+    const char* b = std::getenv("PCISIM_BINARY");
+    return b ? b : std::string(PCISIM_SOURCE_DIR) + "/build/pcisim";
+}
+
+const std::string kScenario = std::string(PCISIM_SOURCE_DIR) + "/scenarios/bus-demo.json";
+const std::string kShort = " --set simulation.warmup_us=20 --set simulation.batch_us=200"
+                           " --set simulation.min_window_us=200";
+
+// A scratch directory removed at the end of the test.
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        std::string p = (fs::temp_directory_path() / "pcisim-test-XXXXXX").string();
+        REQUIRE(mkdtemp(p.data()));
+        path = p;
+    }
+    ~TempDir() { fs::remove_all(path); }
+    std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+int run(const std::string& command) {
+    int status = std::system((command + " 2>/dev/null >/dev/null").c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string text_of(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("a 3-point sweep gives the metrics of 3 single runs", "[sweep]") {
+    TempDir dir;
+    std::string out = dir / "sweep.csv";
+    REQUIRE(run(binary() + " sweep " + kScenario + " --vary masters.0.bytes=128:384:128" + kShort +
+                " -j 2 -o " + out) == 0);
+    sweep::SweepTable table = sweep::read_table(out);
+    REQUIRE(table.rows.size() == 3);
+    std::ifstream csv_in(out);
+    auto csv = sweep::read_csv(csv_in);
+    REQUIRE(csv.size() == 4);
+    CHECK(csv[0][0] == "masters.0.bytes");
+    CHECK(csv[0][1] == "status");
+    CHECK(csv[0][2] == "error");
+    for (std::size_t i = 0; i < 3; ++i) {
+        const sweep::SweepRow& row = table.rows[i];
+        CHECK(row.index == i);
+        CHECK(row.ok);
+        CHECK(row.values[0] == json(128 * (i + 1)));
+        CHECK(csv[i + 1][0] == std::to_string(128 * (i + 1)));
+        std::string single = dir / ("single" + std::to_string(i) + ".json");
+        REQUIRE(run(binary() + " run " + kScenario + " --set masters.0.bytes=" +
+                    std::to_string(128 * (i + 1)) + kShort + " --json " + single) == 0);
+        auto expected = sweep::flatten_metrics(json::parse(text_of(single)));
+        REQUIRE(!expected.empty());
+        CHECK(row.metrics == expected);
+    }
+    // Different sizes must give different rates, or the comparison above proves little.
+    CHECK(table.rows[0].metrics.at("bus.data_bytes_per_s") !=
+          table.rows[2].metrics.at("bus.data_bytes_per_s"));
+}
+
+TEST_CASE("a failing point is reported with its reason and the others land", "[sweep]") {
+    TempDir dir;
+    std::string out = dir / "sweep.csv";
+    // 100 MHz is no PCI clock: that point fails the scenario check, exit code 1.
+    CHECK(run(binary() + " sweep " + kScenario + " --vary bus.clock_mhz=33,100,66" + kShort +
+              " -o " + out) == 1);
+    sweep::SweepTable table = sweep::read_table(out);
+    REQUIRE(table.rows.size() == 3);
+    CHECK(table.rows[0].ok);
+    CHECK(table.rows[2].ok);
+    CHECK_FALSE(table.rows[1].ok);
+    CHECK(table.rows[1].error.find("bus.clock_mhz") != std::string::npos);
+    CHECK(table.rows[1].metrics.empty());
+    std::ifstream csv_in(out);
+    auto csv = sweep::read_csv(csv_in);
+    REQUIRE(csv.size() == 4);
+    CHECK(csv[2][1] == "failed");
+    CHECK(csv[2][2] == table.rows[1].error);
+    CHECK(csv[1][1] == "ok");
+}
+
+TEST_CASE("a point that exceeds the time limit fails alone", "[sweep]") {
+    TempDir dir;
+    std::string out = dir / "sweep.csv";
+    // A 10 s window cannot finish within 1 s; a 200 us window can.
+    CHECK(run(binary() + " sweep " + kScenario + " --vary simulation.min_window_us=200,1e7" +
+              " --set simulation.max_window_us=1e7 --set simulation.warmup_us=20" +
+              " --set simulation.batch_us=200 --timeout-s 1 -o " + out) == 1);
+    sweep::SweepTable table = sweep::read_table(out);
+    REQUIRE(table.rows.size() == 2);
+    CHECK(table.rows[0].ok);
+    CHECK_FALSE(table.rows[1].ok);
+    CHECK(table.rows[1].error.find("time limit") != std::string::npos);
+}
+
+TEST_CASE("two shards merged equal the unsharded sweep", "[sweep]") {
+    TempDir dir;
+    std::string axes = " --vary masters.0.bytes=128,256,384 bus.clock_mhz=33,66" + kShort;
+    REQUIRE(run(binary() + " sweep " + kScenario + axes + " -o " + (dir / "all.csv")) == 0);
+    REQUIRE(run(binary() + " sweep " + kScenario + axes + " --shard 0/2 -o " + (dir / "s0.csv")) == 0);
+    REQUIRE(run(binary() + " sweep " + kScenario + axes + " --shard 1/2 -o " + (dir / "s1.csv")) == 0);
+    CHECK(sweep::read_table(dir / "s0.csv").rows.size() == 3);
+    // Shards given in any order.
+    REQUIRE(run(binary() + " merge " + (dir / "merged.csv") + " " + (dir / "s1.csv") + " " +
+                (dir / "s0.csv")) == 0);
+    CHECK(text_of(dir / "merged.csv") == text_of(dir / "all.csv"));
+    CHECK(text_of(dir / "merged.json") == text_of(dir / "all.json"));
+    // A missing shard is an error, not a shorter result.
+    CHECK(run(binary() + " merge " + (dir / "bad.csv") + " " + (dir / "s0.csv")) == 2);
+    CHECK_FALSE(fs::exists(dir / "bad.csv"));
+}
+
+TEST_CASE("bad sweep arguments exit 2 naming the key", "[sweep]") {
+    TempDir dir;
+    std::string base = binary() + " sweep " + kScenario + " -o " + (dir / "x.csv");
+    CHECK(run(base + " --vary bus.clock_mhz") == 2);
+    CHECK(run(base + " --vary bus.clock_mhz=66:33:1") == 2);
+    CHECK(run(base + " --vary bus.clock_mhz=33:66:0") == 2);
+    CHECK(run(base + " --vary bus.no_such_key=1,2") == 2);
+    CHECK(run(base + " --vary bus.clock_mhz=33 --shard 2/2") == 2);
+    CHECK_FALSE(fs::exists(dir / "x.csv"));
+    CHECK_THROWS_WITH(sweep::parse_axis("packet.size=60:x:4"), Catch::Contains("packet.size") &&
+                                                                  Catch::Contains("A:B:STEP"));
+    CHECK_THROWS_WITH(sweep::check_key_known("bus.clok_mhz", "--vary bus.clok_mhz=33"),
+                      Catch::Contains("bus.clok_mhz"));
+}
+
+TEST_CASE("sweep --vary ranges and lists give the expected values", "[sweep]") {
+    auto range = sweep::parse_axis("packet.size=60:72:4");
+    CHECK(range.key == "packet.size");
+    CHECK(range.values == std::vector<json>{60, 64, 68, 72});
+    CHECK(sweep::parse_axis("x=0.1:0.3:0.1").values.size() == 3);  // no float drift past B
+    CHECK(sweep::parse_axis("bus.kind=pci,pcix").values == std::vector<json>{"pci", "pcix"});
+    std::vector<sweep::Axis> axes = {sweep::parse_axis("a=1,2"), sweep::parse_axis("b=3,4,5")};
+    CHECK(sweep::point_count(axes) == 6);
+    auto p = sweep::point_at(axes, 4);  // the last axis varies fastest
+    CHECK(p.values == std::vector<json>{2, 4});
+    CHECK(sweep::point_overrides(axes, p) == std::vector<std::string>{"a=2", "b=4"});
+    auto shard = sweep::shard_points(axes, sweep::parse_shard("1/4"));
+    REQUIRE(shard.size() == 2);
+    CHECK(shard[0].index == 1);
+    CHECK(shard[1].index == 5);
+}
