@@ -20,6 +20,10 @@ std::vector<ParamSpec> face_params(const std::string& prefix) {
                "DEVSEL# timing as a target (PCI-X: decode A/B/C)."),
         integer(prefix + ".initial_latency_limit_clocks", "clocks", 16, 1, 64,
                 "Target initial latency limit (PCI 3.0 3.5.1.1): beyond it a read is retried."),
+        boolean(prefix + ".prefetch_ahead", false,
+                "Conventional PCI: while a master drains one prefetch buffer the bridge fetches "
+                "the next (double buffering), so a master disconnected at the buffer end finds "
+                "the following bytes ready or soon."),
         integer(prefix + ".completion_chunk_bytes", "bytes", 0, 0, 4096,
                 "PCI-X: bytes per split completion transaction (each re-arbitrates); 0 = the "
                 "whole request in one."),
@@ -34,6 +38,7 @@ FaceConfig FaceConfig::from(const Scenario& s, const std::string& prefix) {
     c.devsel = d == "fast" ? Devsel::Fast : d == "slow" ? Devsel::Slow : Devsel::Medium;
     c.initial_latency_limit_clocks =
         static_cast<unsigned>(s.integer(prefix + ".initial_latency_limit_clocks"));
+    c.prefetch_ahead = s.boolean(prefix + ".prefetch_ahead");
     c.completion_chunk_bytes =
         static_cast<std::uint32_t>(s.integer(prefix + ".completion_chunk_bytes"));
     c.cache_line_bytes = static_cast<unsigned>(s.integer("host.cache_line_bytes"));
@@ -110,6 +115,31 @@ BridgeFace::DelayedRead* BridgeFace::find_delayed(int master) {
     return nullptr;
 }
 
+BridgeFace::LineTiming BridgeFace::line_timing(std::uint64_t addr) const {
+    std::uint32_t line = config_.cache_line_bytes;
+    std::uint32_t in_first = line - static_cast<std::uint32_t>(addr % line);
+    Picos first = up_.read_time(addr, in_first);
+    return {first, up_.read_time(addr, in_first + line) - first};
+}
+
+void BridgeFace::pace(TargetOffer& o, const DelayedRead& d) const {
+    o.max_bytes = static_cast<std::uint32_t>(d.end - d.addr);
+    o.first_line_ready = d.first_ready;
+    o.line_time = d.line_time;
+    o.line_bytes = config_.cache_line_bytes;
+}
+
+BridgeFace::DelayedRead BridgeFace::fetch(int master, std::uint64_t addr, Picos from) const {
+    DelayedRead d;
+    d.master = master;
+    d.addr = addr;
+    d.end = prefetch_end(addr);
+    LineTiming lt = line_timing(addr);
+    d.first_ready = from + lt.first;
+    d.line_time = lt.per_line;
+    return d;
+}
+
 TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
     TargetOffer o;
     o.devsel = config_.devsel;
@@ -118,25 +148,24 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
         o.kind = TargetOffer::Split;
         return o;
     }
+    // The data streams out as its cache lines come in, once the first one is here.
     const DelayedRead* d = find_delayed(t.master);
     if (d && d->addr == t.addr) {
-        if (d->ready > start) {
+        if (d->first_ready > start)
             o.kind = TargetOffer::Retry;
-        } else {
-            o.max_bytes = static_cast<std::uint32_t>(d->end - t.addr);
-        }
+        else
+            pace(o, *d);
         return o;
     }
     if (!config_.delayed_reads) {
-        // Hold TRDY# until the data is here, if that is within the initial-latency limit.
-        std::uint64_t end = prefetch_end(t.addr);
-        Picos ready = start + up_.read_time(t.addr, static_cast<std::uint32_t>(end - t.addr));
+        // Hold TRDY# for the first line if it comes within the initial-latency limit.
+        DelayedRead now = fetch(t.master, t.addr, start);
         Picos period = bus_.period();
-        Picos clocks = (ready - start + period - 1) / period;
+        Picos clocks = (now.first_ready - start + period - 1) / period;
         if (clocks <= config_.initial_latency_limit_clocks) {
             unsigned base = std::max(static_cast<unsigned>(config_.devsel), 2u);
             o.initial_wait_clocks = clocks > base ? static_cast<unsigned>(clocks - base) : 0;
-            o.max_bytes = static_cast<std::uint32_t>(end - t.addr);
+            pace(o, now);
             return o;
         }
     }
@@ -163,16 +192,19 @@ void BridgeFace::complete(BusTransaction& t) {
     if (t.termination == Termination::Retry) {
         if (d && d->addr == t.addr) return;  // still fetching
         // Latch a new delayed request; a different address from the same master replaces it.
-        DelayedRead fresh;
-        fresh.master = t.master;
-        fresh.addr = t.addr;
-        fresh.end = prefetch_end(t.addr);
-        fresh.ready = t.end + up_.read_time(t.addr, static_cast<std::uint32_t>(fresh.end - t.addr));
+        DelayedRead fresh = fetch(t.master, t.addr, t.end);
         if (d) *d = fresh;
         else delayed_.push_back(fresh);
         return;
     }
-    // Data delivered: the delayed completion is used up; leftover prefetched data is dropped.
+    // A master that read a buffer to its end will want what follows: with prefetch_ahead the
+    // bridge fetched it while the first buffer drained (double buffering).
+    if (config_.prefetch_ahead && d && t.termination == Termination::Disconnect &&
+        t.addr + t.bytes_done == d->end) {
+        *d = fetch(t.master, d->end, t.start);
+        return;
+    }
+    // Otherwise the delayed completion is used up; leftover prefetched data is dropped.
     if (d) delayed_.erase(delayed_.begin() + (d - delayed_.data()));
 }
 

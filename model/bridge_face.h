@@ -29,6 +29,7 @@ class Scenario;
 struct FaceConfig {
     bool delayed_reads = true;          // false: wait states while within the latency limit
     std::uint32_t prefetch_bytes = 512; // conventional PCI: bytes fetched per delayed read
+    bool prefetch_ahead = false;        // fetch the next buffer while the master drains one
     Devsel devsel = Devsel::Medium;
     unsigned initial_latency_limit_clocks = 16;
     std::uint32_t completion_chunk_bytes = 0;  // PCI-X: bytes per split completion; 0 = all
@@ -62,8 +63,13 @@ private:
     struct DelayedRead {  // a latched delayed read request (one per master)
         int master = -1;
         std::uint64_t addr = 0, end = 0;  // buffer covers [addr, end)
-        Picos ready = 0;
+        Picos first_ready = 0;            // the line holding addr is here
+        Picos line_time = 0;              // each further line this much later
     };
+    struct LineTiming { Picos first, per_line; };
+    LineTiming line_timing(std::uint64_t addr) const;  // from asking, via the MemoryPath
+    DelayedRead fetch(int master, std::uint64_t addr, Picos from) const;
+    void pace(TargetOffer& o, const DelayedRead& d) const;
     struct Pending {  // something this face does later
         enum Kind { MmioWrite, MmioRead, Completion, MmioReturn } kind;
         Picos when;

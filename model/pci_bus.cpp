@@ -211,6 +211,8 @@ void PciBus::start_transaction(int master, Picos start) {
     t.tag = r.tag;
     t.dword = r.dword;
     t.start = start;
+    t.request = m.request_time;
+    t.requester = r.requester;
     bool pcix_read = config_.kind == BusKind::PciX && r.command == BusCommand::MemRead;
     if (pcix_read) t.bytes = std::min<std::uint32_t>(t.bytes, m.config.mmrbc_bytes);
 
@@ -242,8 +244,14 @@ void PciBus::start_transaction(int master, Picos start) {
             t.termination = Termination::Disconnect;
         }
         t.bytes_done = bytes;
-        end_clocks = first + phases(t.addr, bytes, width) + config_.turnaround_clocks;
+        plan_data_phases(t.addr, bytes, width, start + first * period_, offer);
+        end_clocks = (segments_.back().start - start) / period_ + segments_.back().phases +
+                     config_.turnaround_clocks;
     }
+    t.data_start = start + first * period_;
+    // DEVSEL# after the address phase (PCI) or the attribute phase (PCI-X).
+    t.devsel = start + (static_cast<unsigned>(offer.devsel) +
+                        (config_.kind == BusKind::PciX ? 1u : 0u)) * period_;
     current_ = t;
     current_offer_ = offer;
     current_width_ = width;
@@ -255,6 +263,49 @@ void PciBus::start_transaction(int master, Picos start) {
     for (std::size_t i = 0; i < masters_.size(); ++i)
         if (static_cast<int>(i) != master && masters_[i].requesting)
             maybe_preempt(std::max(masters_[i].request_time, start));
+}
+
+// Data phases back to back from `first`, except that a phase cannot go before the cache line
+// holding its last byte has reached the target (a bridge streaming from memory): each line's
+// phases form one segment.
+void PciBus::plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned width,
+                              Picos first, const TargetOffer& offer) {
+    segments_.clear();
+    std::uint32_t total = phases(addr, bytes, width);
+    if (offer.line_time == 0 && offer.first_line_ready <= first) {
+        segments_.push_back({first, 0, total});
+        return;
+    }
+    std::uint64_t aligned = addr / width * width;
+    std::uint64_t first_line = addr / offer.line_bytes;
+    Picos clock = first;
+    for (std::uint32_t p = 0; p < total; ++p) {
+        std::uint64_t last_byte = std::min(aligned + (p + 1) * width, addr + bytes) - 1;
+        Picos ready = align_up(offer.first_line_ready +
+                               (last_byte / offer.line_bytes - first_line) * offer.line_time);
+        if (ready > clock || segments_.empty()) {
+            clock = std::max(clock, ready);
+            segments_.push_back({clock, p, 0});
+        }
+        ++segments_.back().phases;
+        clock += period_;
+    }
+}
+
+std::uint64_t PciBus::phases_by(Picos last_data) const {
+    std::uint64_t done = 0;
+    for (const auto& seg : segments_) {
+        if (last_data < seg.start) break;
+        done = seg.first_phase + std::min<std::uint64_t>(seg.phases, (last_data - seg.start) / period_ + 1);
+    }
+    return done;
+}
+
+Picos PciBus::phase_end(std::uint64_t phase_count) const {
+    for (const auto& seg : segments_)
+        if (phase_count <= seg.first_phase + seg.phases)
+            return seg.start + (phase_count - seg.first_phase) * period_;
+    return segments_.back().start + segments_.back().phases * period_;
 }
 
 void PciBus::set_end(Picos end) {
@@ -276,7 +327,7 @@ void PciBus::maybe_preempt(Picos request_time) {
     Picos timer_expired = current_.start + m.config.latency_timer_clocks * period_;
     Picos last_data = std::max({gnt_removed, timer_expired, data_first_});
     std::uint64_t offset = current_.addr % current_width_;
-    std::uint64_t phases_allowed = (last_data - data_first_) / period_ + 1;
+    std::uint64_t phases_allowed = std::max<std::uint64_t>(phases_by(last_data), 1);
     std::uint64_t bytes = phases_allowed * current_width_ - offset;
     if (config_.kind == BusKind::PciX) {
         std::uint64_t end_addr = current_.addr + bytes;
@@ -287,9 +338,8 @@ void PciBus::maybe_preempt(Picos request_time) {
     preempted_ = true;
     current_.bytes_done = static_cast<std::uint32_t>(bytes);
     current_.termination = Termination::LatencyTimer;
-    Picos end = data_first_ +
-                (phases(current_.addr, current_.bytes_done, current_width_) +
-                 config_.turnaround_clocks) * period_;
+    Picos end = phase_end(phases(current_.addr, current_.bytes_done, current_width_)) +
+                config_.turnaround_clocks * period_;
     if (end < scheduled_end_) set_end(std::max(end, align_up(now_ps())));
 }
 
@@ -318,10 +368,12 @@ void PciBus::on_transaction_end() {
         r.stats.overhead += t.end - t.start;
         break;
     default: {
-        Picos data = t.end - t.start - first - turnaround;
+        // Data phases proper; clocks spent waiting for the target (initial wait states, lines
+        // still streaming in) are read latency.
+        Picos data = phases(t.addr, t.bytes_done, current_width_) * period_;
         Picos wait = current_offer_.initial_wait_clocks * period_;
         r.stats.overhead += first - wait + turnaround;
-        r.stats.latency += wait;
+        r.stats.latency += t.end - t.start - first - turnaround - data + wait;
         r.stats.data += data;
         if (t.termination == Termination::Disconnect) ++counters_.disconnects, ++r.stats.disconnects;
         if (t.termination == Termination::LatencyTimer) ++counters_.preemptions, ++r.stats.preemptions;

@@ -111,6 +111,10 @@ private:
     void deliver_split(int requester, std::uint64_t tag, std::uint32_t bytes, Picos when);
     BusTarget* decode(std::uint64_t addr) const;
     std::uint32_t phases(std::uint64_t addr, std::uint32_t bytes, unsigned width) const;
+    void plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned width, Picos first,
+                          const TargetOffer& offer);
+    std::uint64_t phases_by(Picos last_data) const;  // data phases done by this clock
+    Picos phase_end(std::uint64_t phase_count) const;  // clock after that many data phases
 
     BusConfig config_;
     Picos period_;
@@ -128,6 +132,8 @@ private:
     TargetOffer current_offer_;
     unsigned current_width_ = 4;  // bytes per data phase of the current transaction
     bool preempted_ = false;
+    struct Segment { Picos start; std::uint64_t first_phase; std::uint64_t phases; };
+    std::vector<Segment> segments_;  // the current transaction's data phases
     Picos data_first_ = 0;     // first data clock (absolute)
     Picos scheduled_end_ = 0;
     Picos bus_free_ = 0;       // first clock a new FRAME# may start

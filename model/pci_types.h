@@ -52,6 +52,11 @@ struct BusTransaction {
     std::uint32_t bytes_done = 0;
     Picos start = 0;               // first clock of the address phase
     Picos end = 0;                 // first clock the bus is free again
+    // For waveform views and explain:
+    Picos request = 0;             // REQ# asserted for this transaction (== start: parked)
+    Picos devsel = 0;              // first clock of DEVSEL# (the target's claim)
+    Picos data_start = 0;          // first data clock (Retry/Split: the clock STOP# is signalled)
+    int requester = -1;            // split completion: the master that receives the data
 };
 
 // A target's answer to a transaction starting at `start` (it must not change its state: the
@@ -61,6 +66,12 @@ struct TargetOffer {
     Devsel devsel = Devsel::Medium;
     unsigned initial_wait_clocks = 0;  // wait states before the first data phase
     std::uint32_t max_bytes = 0;       // target disconnects after this many bytes; 0: no limit
+    // Data streaming in from memory: the cache line holding the transaction's first byte is at
+    // the target at first_line_ready, each further line line_time later; a data phase waits
+    // for the line of its last byte.  0, 0: everything is there.
+    Picos first_line_ready = 0;
+    Picos line_time = 0;
+    unsigned line_bytes = 64;
 };
 
 // Per logical request (one read or write a master asked for, however many transactions it

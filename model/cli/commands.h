@@ -20,6 +20,9 @@ int validate(const Args& args);  // pcisim validate [--case ID] [-j N] [--doc FI
 // pcisim fit SWEEP.csv [--group-by KEYS] [--x COL] [--y COL] [--wire-pps-column COL]
 //            [--bus-bytes-per-s B] [--json OUT]
 int fit(const Args& args);
+// pcisim explain SCENARIO [--set K=V ...] [--json OUT] [--window START_US:END_US] [--vcd FILE]
+//                [--trace FILE]
+int explain(const Args& args);
 
 // Prints every problem of a scenario error to stderr, one line each.
 int report_scenario_error(const std::exception& e);
