@@ -15,8 +15,8 @@ int schema(const Args& args);  // pcisim schema: the scenario reference as Markd
 // pcisim sweep SCENARIO --vary KEY=LIST|A:B:STEP ... [--set K=V ...] [-j N] [-o OUT.csv]
 //              [--shard I/N] [--timeout-s S]
 int sweep(const Args& args);
-int merge(const Args& args);
-int validate(const Args& args);  // pcisim validate [--case ID] [-j N] [--doc FILE] [--predictions]  // pcisim merge OUT.csv SHARD.csv ...
+int merge(const Args& args);     // pcisim merge OUT.csv SHARD.csv ...
+int validate(const Args& args);  // pcisim validate [--case ID] [-j N] [--doc FILE] [--predictions]
 // pcisim fit SWEEP.csv [--group-by KEYS] [--x COL] [--y COL] [--wire-pps-column COL]
 //            [--bus-bytes-per-s B] [--json OUT]
 int fit(const Args& args);
