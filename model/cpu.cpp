@@ -4,6 +4,7 @@
 #include "scenario.h"
 #include "schema.h"
 #include "sim_time.h"
+#include "trace_hooks.h"
 
 namespace pcisim {
 
@@ -88,13 +89,17 @@ void Cpu::service_events() {
         sync();
         if (interrupt_due()) {
             ++totals_.interrupts;
+            trace::emit(TraceStep::InterruptHandler, TracePhase::Begin, name(), now());
             charge(costs_.interrupt_entry_exit);
             software_->interrupt();
+            trace::emit(TraceStep::InterruptHandler, TracePhase::End, name(), now());
         } else if (timer_period_ && now_ps() >= next_timer_) {
             ++totals_.timer_ticks;
             next_timer_ += timer_period_;
+            trace::emit(TraceStep::Timer, TracePhase::Begin, name(), now());
             charge(costs_.timer_tick);
             software_->timer();
+            trace::emit(TraceStep::Timer, TracePhase::End, name(), now());
         } else {
             return;
         }
@@ -107,7 +112,9 @@ void Cpu::main_loop() {
     for (;;) {
         service_events();
         if (software_->has_work()) {
+            trace::emit(TraceStep::Xmit, TracePhase::Begin, name(), now());
             software_->run_once();
+            trace::emit(TraceStep::Xmit, TracePhase::End, name(), now());
             continue;
         }
         // Nothing to do until an interrupt or the timer: pktgen spins on the stopped queue.
@@ -136,7 +143,9 @@ std::uint32_t Cpu::mmio_read(std::uint64_t addr) {
     Picos start = now_ps();
     read_done_ = false;
     host_.mmio_read(addr, this, 0);
+    trace::emit(TraceStep::MmioRead, TracePhase::Begin, name(), start);
     while (!read_done_) wait(read_event_);
+    trace::emit(TraceStep::MmioRead, TracePhase::End, name(), now_ps());
     totals_.mmio_stall += now_ps() - start;
     return read_value_;
 }

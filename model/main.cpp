@@ -12,6 +12,7 @@ namespace {
 const char* kUsage =
     "usage: pcisim COMMAND [ARGS]\n"
     "  run SCENARIO [--set KEY=VALUE ...] [--json OUT]   simulate one scenario\n"
+    "      [--vcd FILE] [--trace FILE] [--window START_US:END_US]  with waveforms / a trace\n"
     "  check SCENARIO [--set KEY=VALUE ...]              validate a scenario without running\n"
     "  schema                                            every scenario key, as Markdown\n"
     "  sweep SCENARIO --vary KEY=V1,V2|A:B:STEP ... [--set KEY=VALUE ...] [-j N] [-o OUT.csv]\n"
@@ -21,6 +22,8 @@ const char* kUsage =
     "                                                    compare with the reference measurements\n"
     "  fit SWEEP.csv [--group-by KEYS] [--x COL] [--y COL] [--json OUT]\n"
     "                                                    fit pps = B/(s+k) per regime\n"
+    "  explain SCENARIO [--set KEY=VALUE ...] [--json OUT] [--window START_US:END_US]\n"
+    "        [--vcd FILE] [--trace FILE]                  where the time of a packet goes\n"
     "Run 'pcisim COMMAND --help' for a command's options.\n";
 
 }  // namespace
@@ -36,6 +39,7 @@ int sc_main(int argc, char* argv[]) {
         {"merge", pcisim::cli::merge},
         {"fit", pcisim::cli::fit},
         {"validate", pcisim::cli::validate},
+        {"explain", pcisim::cli::explain},
     };
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
         std::cout << kUsage;

@@ -292,6 +292,15 @@ void PciBus::plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned 
     }
 }
 
+std::vector<std::pair<Picos, Picos>> PciBus::data_wait_runs() const {
+    std::vector<std::pair<Picos, Picos>> runs;
+    for (std::size_t i = 1; i < segments_.size(); ++i) {
+        Picos previous_end = segments_[i - 1].start + segments_[i - 1].phases * period_;
+        if (segments_[i].start > previous_end) runs.emplace_back(previous_end, segments_[i].start);
+    }
+    return runs;
+}
+
 std::uint64_t PciBus::phases_by(Picos last_data) const {
     std::uint64_t done = 0;
     for (const auto& seg : segments_) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -73,6 +74,9 @@ public:
     void set_transaction_observer(void (*fn)(void*, const BusTransaction&), void* ctx) {
         observer_ = fn, observer_ctx_ = ctx;
     }
+    // Inside the observer, for a transaction that moved data: the clocks in which its target
+    // held TRDY# off between data phases (lines still streaming in), as [start, end) runs.
+    std::vector<std::pair<Picos, Picos>> data_wait_runs() const;
 
 private:
     struct Request {  // a logical read or write

@@ -12,6 +12,7 @@
 #include "dma_master.h"
 #include "driver/e1000_driver.h"
 #include "e1000/e1000.h"
+#include "explain/recording.h"
 #include "host_bridge.h"
 #include "host_memory.h"
 #include "pci_bridge.h"
@@ -71,6 +72,28 @@ struct FrameCheck {
     }
 };
 
+// Opens a recording at its window's start and closes it at its end: one event each.
+struct RecorderWindow : sc_core::sc_module {
+    Recording& recording;
+    PciBus& bus;
+    bool opened = false;
+    sc_core::sc_event edge;
+    SC_HAS_PROCESS(RecorderWindow);
+    RecorderWindow(sc_core::sc_module_name n, Recording& r, PciBus& b)
+        : sc_core::sc_module(n), recording(r), bus(b) {
+        SC_METHOD(at_edge);
+        sensitive << edge;
+        dont_initialize();
+        edge.notify(ps(r.window().from));
+    }
+    void at_edge() {
+        if (opened) return recording.close(bus);
+        opened = true;
+        recording.open(bus);
+        edge.notify(ps(recording.window().to - recording.window().from));
+    }
+};
+
 struct Simulation::Parts {
     std::unique_ptr<HostMemory> memory;
     std::unique_ptr<HostBridge> host;
@@ -83,6 +106,8 @@ struct Simulation::Parts {
     std::vector<std::unique_ptr<PortSoftware>> ports;
     std::vector<FrameCheck> frames;
     Picos window_start = 0;
+    std::unique_ptr<RecorderWindow> recorder;
+    Picos record_until = 0;
 };
 
 Simulation::Simulation(const Scenario& s) : scenario_(s), parts_(std::make_unique<Parts>()) {
@@ -156,6 +181,11 @@ void Simulation::build_nic() {
 
 Simulation::~Simulation() = default;
 
+void Simulation::attach_recorder(Recording& recording) {
+    parts_->recorder = std::make_unique<RecorderWindow>("recorder", recording, *parts_->bus);
+    parts_->record_until = recording.window().to;
+}
+
 double Simulation::measured_rate() const {
     const Parts& p = *parts_;
     Picos window = now_ps() - p.window_start;
@@ -204,7 +234,9 @@ json Simulation::run() {
         double rate = measured_rate();
         change = previous > 0 ? std::fabs(rate - previous) / previous : (rate == 0 ? 0 : 1);
         previous = rate;
-        if ((window_us >= min_window && change < stability) || window_us >= max_window)
+        bool recorded = now_ps() > parts_->record_until;
+        if (((window_us >= min_window && change < stability) || window_us >= max_window) &&
+            recorded)
             return results(window_us, change);
     }
 }

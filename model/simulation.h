@@ -12,6 +12,8 @@
 
 namespace pcisim {
 
+class Recording;
+
 class Simulation {
 public:
     explicit Simulation(const Scenario& scenario);
@@ -19,6 +21,9 @@ public:
 
     // Warm-up, then batches until the measured rate is stable; the results as JSON.
     nlohmann::json run();
+    // Records the bus and the NIC/CPU steps while the recording's window is open; run() goes
+    // on at least until the window has closed.  Call before run().
+    void attach_recorder(Recording& recording);
 
 private:
     struct Parts;

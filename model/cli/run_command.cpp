@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/commands.h"
+#include "cli/recording_options.h"
 #include "scenario.h"
 #include "schema.h"
 #include "simulation.h"
@@ -18,6 +19,7 @@ struct ScenarioArgs {
     std::string file;
     std::vector<std::string> sets;
     std::string json_out;
+    RecordingOptions recording;  // run only
 };
 
 // Parses "SCENARIO [--set K=V ...] [--json OUT]"; throws po::error on bad usage.
@@ -28,9 +30,11 @@ ScenarioArgs parse(const Args& args, bool with_json, const char* usage) {
         "set", po::value<std::vector<std::string>>(&a.sets)->composing(),
         "override a scenario key: --set bus.clock_mhz=66 (dotted path; value is JSON or a "
         "string)");
-    if (with_json)
+    if (with_json) {
         opts.add_options()("json", po::value<std::string>(&a.json_out),
                            "write the full results as JSON to this file");
+        a.recording.add_to(opts);
+    }
     opts.add_options()("scenario", po::value<std::string>(&a.file)->required(),
                        "scenario JSON file");
     po::positional_options_description pos;
@@ -59,7 +63,11 @@ int report_scenario_error(const std::exception& e) {
 int run(const Args& args) {
     ScenarioArgs a;
     try {
-        a = parse(args, true, "pcisim run SCENARIO [--set KEY=VALUE ...] [--json OUT]");
+        a = parse(args, true,
+                  "pcisim run SCENARIO [--set KEY=VALUE ...] [--json OUT] [--vcd FILE] "
+                  "[--trace FILE] [--window START_US:END_US]");
+        if (!a.recording.window.empty() && !a.recording.wanted())
+            throw po::error("--window needs --vcd or --trace");
     } catch (const po::error& e) {
         std::cerr << "pcisim run: " << e.what() << "\n";
         return 2;
@@ -70,10 +78,21 @@ int run(const Args& args) {
     } catch (const ScenarioError& e) {
         return report_scenario_error(e);
     }
+    std::unique_ptr<Recording> recording;
+    try {
+        // Without --window: the first 100 us after the warm-up.
+        if (a.recording.wanted()) recording = std::make_unique<Recording>(a.recording.resolve(*s, 100));
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "pcisim run: " << e.what() << "\n";
+        return 2;
+    }
     nlohmann::json results;
     try {
         Simulation sim(*s);
+        if (recording) sim.attach_recorder(*recording);
         results = sim.run();
+        // The recording names the simulation's modules: write it while they exist.
+        if (recording && !a.recording.write_views(*recording, "run")) return 1;
     } catch (const std::exception& e) {
         std::cerr << "pcisim run: simulation failed: " << e.what() << "\n";
         return 1;

@@ -4,6 +4,7 @@
 
 #include "e1000/e1000_regs.h"
 #include "sim_time.h"
+#include "trace_hooks.h"
 
 namespace pcisim::e1000 {
 
@@ -93,6 +94,7 @@ void InterruptLogic::update_line() {
     asserted_ = ever_asserted_ = true;
     last_assertion_ = now;
     ++stats_.interrupts;
+    trace::emit(TraceStep::Interrupt, TracePhase::Instant, name(), now);
     if (sink_) sink_->set_interrupt(true);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim_time.h"
+#include "trace_hooks.h"
 
 namespace pcisim::e1000 {
 
@@ -46,6 +47,10 @@ void Mac::advance() {
         queue_.pop_front();
         Picos gap = Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time;
         wire_free_ = now + gap;
+        auto seq = static_cast<std::int64_t>(frames_sent_);
+        trace::emit(TraceStep::Wire, TracePhase::End, name(), now, port_, seq);
+        trace::emit(TraceStep::Gap, TracePhase::Begin, name(), now, port_, seq);
+        trace::emit(TraceStep::Gap, TracePhase::End, name(), wire_free_, port_, seq);
         ++frames_sent_;
         ++stats_.tx_frames;
         stats_.tx_bytes += frame.size();
@@ -63,6 +68,9 @@ void Mac::advance() {
         } else {
             sending_ = true;
             send_end_ = now + frame_time(queue_.front().size());
+            trace::emit(TraceStep::Wire, TracePhase::Begin, name(), now, port_,
+                        static_cast<std::int64_t>(frames_sent_),
+                        static_cast<std::uint32_t>(queue_.front().size()));
             wake_.notify(ps(send_end_ - now));
         }
     }

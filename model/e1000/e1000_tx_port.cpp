@@ -4,6 +4,7 @@
 
 #include "host_memory.h"
 #include "sim_time.h"
+#include "trace_hooks.h"
 
 namespace pcisim::e1000 {
 
@@ -33,6 +34,7 @@ TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& 
         fifo_.reserve(params.preload_bytes);
         mac_.enqueue(std::vector<std::uint8_t>(params.preload_bytes, 0));
     }
+    next_seq_ = params.preload_packets;
 }
 
 void TxPort::kick() {
@@ -110,6 +112,7 @@ bool TxPort::next_read(ReadRequest& out) {
     out = {ReadKind::Descriptors, fetch_.addr, fetch_.count * kDescriptorBytes};
     ++stats_.descriptor_fetches;
     stats_.descriptors_fetched += fetch_.count;
+    trace::emit(TraceStep::DescriptorFetch, TracePhase::Begin, name(), now_ps(), index_, -1, out.bytes);
     return true;
 }
 
@@ -121,6 +124,7 @@ bool TxPort::data_read(ReadRequest& out) {
         if (d.length != 0) {
             out = {ReadKind::Data, d.buffer_addr, d.length};
             ++stats_.data_reads;
+            trace::emit(TraceStep::DataRead, TracePhase::Begin, name(), now_ps(), index_, p.seq, d.length);
             return true;
         }
         buffer_processed();
@@ -141,17 +145,22 @@ bool TxPort::start_packet() {
                                  std::to_string(fifo_.capacity()) + " B transmit FIFO");
     Picos now = now_ps();
     if (!fifo_.has_room(bytes)) {
-        if (!waiting_for_fifo_) waiting_for_fifo_ = true, fifo_wait_since_ = now;
+        if (!waiting_for_fifo_) {
+            waiting_for_fifo_ = true, fifo_wait_since_ = now;
+            trace::emit(TraceStep::FifoWait, TracePhase::Begin, name(), now, index_, next_seq_, bytes);
+        }
         return false;
     }
     if (waiting_for_fifo_) {
         stats_.fifo_wait += now - fifo_wait_since_;
         waiting_for_fifo_ = false;
+        trace::emit(TraceStep::FifoWait, TracePhase::End, name(), now, index_, next_seq_, bytes);
     }
     fifo_.reserve(bytes);
     auto p = std::make_unique<Packet>();
     for (unsigned i = 0; i < n; ++i) p->descriptors.push_back(cache_.pop());
     p->frame.resize(bytes);
+    p->seq = next_seq_++;
     fetching_ = p.get();
     in_flight_.push_back(std::move(p));
     return true;
@@ -160,12 +169,14 @@ bool TxPort::start_packet() {
 void TxPort::read_finished(const ReadRequest& r, const DmaStats&) {
     if (r.kind == ReadKind::Descriptors) {
         cache_.fetch_arrived(fetch_, mem_);
+        trace::emit(TraceStep::DescriptorFetch, TracePhase::End, name(), now_ps(), index_, -1, r.bytes);
         return;
     }
     // Data moves at the instant its last byte arrives.
     Packet& p = *fetching_;
     mem_.read(r.addr, p.frame.data() + p.filled, r.bytes);
     p.filled += r.bytes;
+    trace::emit(TraceStep::DataRead, TracePhase::End, name(), now_ps(), index_, p.seq, r.bytes);
     buffer_processed();
 }
 
@@ -190,6 +201,7 @@ void TxPort::schedule_finishing() {
         if (!p->data_done) return;  // packets finish in order
         finishing_ = p.get();
         finishing_done_.notify(ps(params_.packet_processing));
+        trace::emit(TraceStep::Processing, TracePhase::Begin, name(), now_ps(), index_, p->seq);
         return;
     }
 }
@@ -198,6 +210,7 @@ void TxPort::finish_packet() {
     Packet* p = finishing_;
     finishing_ = nullptr;
     p->committed = true;
+    trace::emit(TraceStep::Processing, TracePhase::End, name(), now_ps(), index_, p->seq);
     mac_.enqueue(std::move(p->frame));
     unsigned wthresh = txdctl_wthresh(txdctl_);
     if (wthresh == 0) {
@@ -232,6 +245,7 @@ void TxPort::write_back(Packet* p, std::vector<CachedDescriptor> run) {
     auto bytes = static_cast<std::uint32_t>(run.size() * kDescriptorBytes);
     if (p) ++p->writes_pending;
     writebacks_[cookie] = {p, std::move(run)};
+    trace::emit(TraceStep::WriteBack, TracePhase::Begin, name(), now_ps(), index_, p ? p->seq : -1, bytes);
     bus_->write(index_, addr, bytes, cookie);
 }
 
@@ -253,6 +267,9 @@ void TxPort::write_finished(std::uint64_t cookie, const DmaStats&) {
         }
     }
     ++stats_.writebacks;
+    trace::emit(TraceStep::WriteBack, TracePhase::End, name(), now_ps(), index_,
+                wb.packet ? wb.packet->seq : -1,
+                static_cast<std::uint32_t>(wb.descriptors.size() * kDescriptorBytes));
     stats_.descriptors_written_back += wb.descriptors.size();
     if (report) {
         if (at_once) irq_.raise(kIcrTxdw);

@@ -59,6 +59,7 @@ private:
         bool data_done = false;
         bool committed = false;
         unsigned writes_pending = 0;
+        std::int64_t seq = 0;      // frame number in MAC order (traces)
     };
     struct WriteBack {
         Packet* packet;  // the packet waiting for it (DPP), or nullptr for WTHRESH batches
@@ -101,6 +102,7 @@ private:
     std::vector<CachedDescriptor> batch_;  // processed, waiting for WTHRESH
     std::unordered_map<std::uint64_t, WriteBack> writebacks_;
     std::uint64_t next_cookie_ = 1;
+    std::int64_t next_seq_ = 0;  // packets started so far, preloaded frames included
 };
 
 }  // namespace pcisim::e1000

@@ -1,0 +1,82 @@
+// explain: the limiting resource's parts add up to the measured per-packet period, and the
+// limiter named is the one the scenario makes busiest.
+#include <catch2/catch.hpp>
+
+#include "explain/critical_path.h"
+#include "explain/recording.h"
+#include "scenario.h"
+#include "simulation.h"
+
+using namespace pcisim;
+using nlohmann::json;
+
+namespace {
+
+std::string scenario_path(const std::string& name) {
+    return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + name + ".json";
+}
+
+// Simulates the scenario, recording [from_us, to_us], and explains that window.
+json explain_window(const std::string& name, std::vector<std::string> sets, double from_us,
+                    double to_us) {
+    Scenario s = Scenario::load(scenario_path(name), sets);
+    Simulation sim(s);
+    Recording rec({static_cast<Picos>(from_us * kPicosPerUs), static_cast<Picos>(to_us * kPicosPerUs)});
+    sim.attach_recorder(rec);
+    json results = sim.run();
+    ExplainSetup setup;
+    setup.packet_size = static_cast<double>(s.integer("packet.size"));
+    setup.measured_pps = results["tx_pps"].get<double>();
+    setup.ports = 1;
+    return explain(rec, setup);
+}
+
+double sum_ns(const json& parts) {
+    double sum = 0;
+    for (const auto& p : parts) sum += p["ns"].get<double>();
+    return sum;
+}
+
+void check_sums(const json& x) {
+    double measured = x["measured_period_ns"];
+    INFO(x["decomposition"].dump(1));
+    CHECK(x["decomposition"]["sum_ns"].get<double>() == Approx(measured).epsilon(0.01));
+    CHECK(x["period_ns"].get<double>() == Approx(measured).epsilon(0.01));
+    // Every resource's parts cover the period exactly.
+    for (const auto& [resource, parts] : x["parts"].items())
+        CHECK(sum_ns(parts) == Approx(x["period_ns"].get<double>()).epsilon(1e-9));
+    // k = period - s in byte-times, and its parts add up to it.
+    double k = 0;
+    for (const auto& p : x["k_by_mechanism"]) k += p["byte_times"].get<double>();
+    CHECK(k == Approx(x["k_byte_times"].get<double>()).epsilon(1e-9));
+}
+
+}  // namespace
+
+TEST_CASE("on the 32/66 server the stock driver is limited by the NIC's bus latency chain") {
+    json x = explain_window("intel-server-32-66", {}, 500, 1500);
+    check_sums(x);
+    CHECK(x["limiter"] == "nic_engine");
+    // One period of the engine: the packet's data crosses the bus in s/4 + 1 data phases
+    // (the frame starts 2 bytes into a dword) = s + 4 byte-times.
+    double data = 0;
+    for (const auto& p : x["parts"]["nic_engine"])
+        if (p["step"] == "data read" && p["mechanism"] == "data phases") data = p["byte_times"];
+    CHECK(data == Approx(x["packet_size"].get<double>() + 4).epsilon(0.01));
+    REQUIRE(!x["timeline"]["entries"].empty());
+}
+
+TEST_CASE("a slow CPU becomes the limiter and its time is what the period is made of") {
+    json x = explain_window("intel-server-32-66", {"cpu.clock_mhz=400"}, 500, 1500);
+    check_sums(x);
+    CHECK(x["limiter"] == "cpu");
+    CHECK(x["decomposition"]["resource"] == "cpu");
+}
+
+TEST_CASE("a preloaded FIFO drains at the wire limit: frame plus gap per packet") {
+    json x = explain_window("preloaded-fifo", {}, 1, 60);
+    check_sums(x);
+    CHECK(x["limiter"] == "wire");
+    // 8 ns per byte time at 1 Gb/s: (8 + 60 + 4) frame, 12 gap.
+    CHECK(x["period_ns"].get<double>() == Approx(8.0 * (60 + 24)));
+}
