@@ -1,5 +1,8 @@
 #include "dma_master.h"
 
+#include <cmath>
+#include <functional>
+
 #include "scenario.h"
 #include "schema.h"
 #include "sim_time.h"
@@ -14,7 +17,11 @@ std::vector<ParamSpec> dma_master_params() {
                 "Host memory address of each request."),
         integer("masters[].bytes", "bytes", 512, 1, 65536, "Bytes per request."),
         number("masters[].gap_ns", "ns", 0, 0, 1e9,
-               "Pause between one request's completion and the next request."),
+               "Pause between one request's completion and the next request (the mean when "
+               "random)."),
+        choice("masters[].gap", "fixed", {"fixed", "random"},
+               "'random': exponentially distributed pauses (a device whose requests arrive "
+               "independently), drawn from simulation.seed."),
         number("masters[].start_ns", "ns", 0, 0, 1e9, "Time of the first request."),
         integer("masters[].count", "requests", 0, 0, 1LL << 40, "Requests to make; 0 = no end."),
         one_of_integers("masters[].width_bits", "bits", 0, {0, 32, 64},
@@ -30,6 +37,8 @@ DmaMaster::Config DmaMaster::Config::from(const Scenario& s, const std::string& 
     c.addr = static_cast<std::uint64_t>(s.integer(prefix + ".addr"));
     c.bytes = static_cast<std::uint32_t>(s.integer(prefix + ".bytes"));
     c.gap = ns_to_ps(s.number(prefix + ".gap_ns"));
+    c.random_gap = s.text(prefix + ".gap") == "random";
+    c.seed = static_cast<std::uint64_t>(s.integer("simulation.seed")) * 7919 + std::hash<std::string>{}(c.name);
     c.start = ns_to_ps(s.number(prefix + ".start_ns"));
     c.count = static_cast<std::uint64_t>(s.integer(prefix + ".count"));
     c.width_bits = static_cast<unsigned>(s.integer(prefix + ".width_bits"));
@@ -37,7 +46,7 @@ DmaMaster::Config DmaMaster::Config::from(const Scenario& s, const std::string& 
 }
 
 DmaMaster::DmaMaster(sc_core::sc_module_name name, const Config& config, BusPort& bus)
-    : sc_core::sc_module(name), config_(config), bus_(bus) {
+    : sc_core::sc_module(name), config_(config), bus_(bus), rng_(config.seed) {
     MasterConfig mc;
     mc.name = config_.name;
     mc.width_bits = config_.width_bits;
@@ -66,7 +75,13 @@ void DmaMaster::account(const DmaStats& stats) {
     totals_.preemptions += stats.preemptions;
     totals_.latency_sum += stats.finished - stats.issued;
     totals_.arbitration_sum += stats.arbitration;
-    next_event_.notify(ps(config_.gap));
+    Picos gap = config_.gap;
+    if (config_.random_gap) {
+        // Inverse transform of a uniform draw: the same seed gives the same gaps everywhere.
+        double u = (static_cast<double>(rng_() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+        gap = static_cast<Picos>(-std::log(u) * static_cast<double>(config_.gap));
+    }
+    next_event_.notify(ps(gap));
 }
 
 void DmaMaster::read_done(std::uint64_t, const DmaStats& stats, std::uint32_t) { account(stats); }

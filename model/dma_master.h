@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <random>
 #include <string>
 
 #include <systemc>
@@ -21,7 +22,10 @@ public:
         bool read = true;
         std::uint64_t addr = 0x100000;
         std::uint32_t bytes = 512;
-        Picos gap = 0;      // from one request's completion to the next request
+        Picos gap = 0;      // from one request's completion to the next request (the mean
+                            // when random)
+        bool random_gap = false;  // exponentially distributed gaps (independent arrivals)
+        std::uint64_t seed = 1;
         Picos start = 0;
         std::uint64_t count = 0;  // requests to make; 0 = no end
         unsigned width_bits = 0;  // 0 = bus width
@@ -52,6 +56,7 @@ private:
     int id_;
     std::uint64_t issued_ = 0;
     Totals totals_;
+    std::mt19937_64 rng_;
     sc_core::sc_event next_event_;
 };
 

@@ -59,6 +59,12 @@ std::vector<ParamSpec> simulation_params() {
                 "bus-only runs (synthetic masters)."),
         number("simulation.warmup_us", "us", 500, 0, 1e7,
                "Simulated time discarded before measuring (rings fill, queues settle)."),
+        integer("simulation.seed", "", 1, 0, 1LL << 40,
+                "Seed of every random choice (random background masters); same scenario and "
+                "seed give identical results."),
+        number("simulation.max_warmup_us", "us", 200000, 0, 1e8,
+               "Warm-up goes on past warmup_us until every transmitting port's TX ring has "
+               "filled once (pktgen's steady state), but not past this."),
         number("simulation.batch_us", "us", 1000, 1, 1e7,
                "Measurement proceeds in batches of this length; stability is checked "
                "after each."),
@@ -67,6 +73,13 @@ std::vector<ParamSpec> simulation_params() {
                "Longest measurement window; the run stops there even if not yet stable."),
         number("simulation.stability", "fraction", 0.001, 1e-6, 0.5,
                "Stop when the rate over the window changed by less than this in the last batch."),
+        number("simulation.watchdog_us", "us", 2000, 0, 1e9,
+               "Stop the run with a diagnostic when no frame has been sent for this long while "
+               "pktgen has packets to send (a deadlocked ring); it is never shorter than twice "
+               "the longest quiet time the driver and pktgen allow (timer, interrupt delays, "
+               "ITR, pktgen.ipg_ns); 0 = off."),
+        number("simulation.max_wall_s", "s", 0, 0, 1e6,
+               "Stop the run with a diagnostic after this much wall-clock time; 0 = no limit."),
     };
 }
 
@@ -74,7 +87,8 @@ const std::vector<ParamSpec>& schema() {
     static const std::vector<ParamSpec> all = [] {
         std::vector<ParamSpec> v;
         for (auto part : {simulation_params, bus_params, host_params, bridge_params,
-                          dma_master_params, nic_params, driver_params, pktgen_params, cpu_params})
+                          dma_master_params, nic_params, driver_params, pktgen_params, cpu_params,
+                          testing_params})
             for (auto& p : part()) v.push_back(std::move(p));
         return v;
     }();
@@ -101,6 +115,13 @@ void check_combinations(const json& doc, std::vector<std::string>& problems) {
         problems.push_back("simulation.min_window_us: " + sim["min_window_us"].dump() +
                            " is larger than simulation.max_window_us " +
                            sim["max_window_us"].dump() + "; expected min <= max");
+    // TDLEN must be a multiple of 128 bytes (SDM 13.4.38): 8 descriptors of 16 bytes.
+    const json& ring = doc["driver"]["ring_size"];
+    if (ring.get<long long>() % 8 != 0)
+        problems.push_back("driver.ring_size: " + ring.dump() +
+                           " is not a multiple of 8; expected a multiple of 8 (TDLEN is a "
+                           "multiple of 128 bytes)");
+    check_nic_combinations(doc, problems);
 }
 
 std::string schema_markdown() {

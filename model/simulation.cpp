@@ -15,9 +15,11 @@
 #include "explain/recording.h"
 #include "host_bridge.h"
 #include "host_memory.h"
+#include "invariants.h"
 #include "pci_bridge.h"
 #include "pci_bus.h"
 #include "pktgen.h"
+#include "run_monitor.h"
 #include "sim_time.h"
 #include "skb_pool.h"
 
@@ -47,6 +49,74 @@ struct PortSoftware : CpuSoftware {
     void timer() override { pktgen->timer(); }
 };
 
+namespace {
+
+// Frames of `port` that left the wire, the frames preloaded into the FIFO left out.
+std::uint64_t frames_from_pktgen(const E1000& nic, unsigned port) {
+    std::uint64_t sent = nic.frames_sent(port), preloaded = nic.params().preload_packets;
+    return sent > preloaded ? sent - preloaded : 0;
+}
+
+// Whether pktgen has packets to send (a stopped queue included).  Once it is done, packets a
+// driver variant leaves unannounced (tdt_batch) may legitimately stay in the ring.
+bool packets_owed(const PortSoftware& sw) { return sw.has_work() || sw.driver->queue_stopped(); }
+
+// Who waits on what, for the watchdog's diagnostic.
+std::string port_state(const PortSoftware& sw, const E1000& nic, unsigned port) {
+    const e1000::TxPort& tx = nic.port(port);
+    std::ostringstream o;
+    o << "port " << port << ": pktgen queued " << sw.pktgen->sent() << ", driver queue "
+      << (sw.driver->queue_stopped() ? "stopped" : "running") << " with "
+      << sw.driver->descriptors_in_use() << " of " << sw.driver->options().ring_size
+      << " descriptors in use; NIC TDH " << tx.tdh() << " TDT " << tx.tdt() << ", TX FIFO "
+      << tx.fifo().used() << " of " << tx.fifo().capacity() << " B used, "
+      << frames_from_pktgen(nic, port) << " frames sent";
+    return o.str();
+}
+
+// Every packet pktgen queued is on the wire or still in flight: its descriptors not yet
+// cleaned by the driver, or its frame holding FIFO room (cleaned after DD, not yet sent).
+void check_conservation(const PortSoftware& sw, const E1000& nic, unsigned port) {
+    std::uint64_t queued = sw.pktgen->sent(), sent = frames_from_pktgen(nic, port);
+    std::uint64_t frame_bytes = std::max<std::uint64_t>(1, sw.pktgen->frame_bytes());
+    std::uint64_t in_flight_max =
+        sw.driver->descriptors_in_use() + nic.port(port).fifo().used() / frame_bytes;
+    if (sent > queued || queued - sent > in_flight_max)
+        throw InvariantViolation(
+            "nic port " + std::to_string(port),
+            "packets not conserved: " + std::to_string(queued) + " queued, " +
+                std::to_string(sent) + " sent, at most " + std::to_string(in_flight_max) +
+                " can be in flight; " + port_state(sw, nic, port));
+}
+
+// SystemC reports an exception thrown inside a process as an sc_report whose message is the
+// exception's what(), wrapped in several lines; the model's own one-line message is the useful
+// part.
+void advance(Picos t) {
+    try {
+        sc_core::sc_start(ps(t));
+    } catch (const sc_core::sc_report& r) {
+        throw std::runtime_error(r.get_msg());
+    }
+}
+
+// The watchdog never fires inside a quiet time the scenario itself asks for: pktgen's gap,
+// the interrupt delays and throttling, the cleanup timer of the timer-driven variants.
+double watchdog_us(const Scenario& s) {
+    double limit = s.number("simulation.watchdog_us");
+    if (limit == 0) return 0;
+    double quiet = s.number("pktgen.ipg_ns") / 1000;
+    quiet = std::max(quiet, 1.024 * static_cast<double>(s.integer("driver.tidv")));
+    quiet = std::max(quiet, 1.024 * static_cast<double>(s.integer("driver.tadv")));
+    if (s.integer("driver.itr_per_s") > 0)
+        quiet = std::max(quiet, 1e6 / static_cast<double>(s.integer("driver.itr_per_s")));
+    if (s.boolean("driver.notxints") || s.boolean("driver.tdt_from_timer"))
+        quiet = std::max(quiet, s.number("driver.cleanup_timer_us"));
+    return std::max(limit, 2 * quiet);
+}
+
+}  // namespace
+
 // Every frame leaving the MAC: counted, and checked to be the next in pktgen's order.
 struct FrameCheck {
     unsigned port = 0;
@@ -61,10 +131,9 @@ struct FrameCheck {
             std::uint32_t seq;
             std::memcpy(&seq, frame + kPktgenSeqOffset, sizeof seq);
             if (len < kPktgenSeqOffset + 4 || seq != expected_seq)
-                throw std::runtime_error(
-                    "invariant violated at " + std::to_string(ps_to_us(when)) + " us: port " +
-                    std::to_string(port) + " sent packet " + std::to_string(seq) +
-                    " where packet " + std::to_string(expected_seq) + " was next");
+                throw InvariantViolation("nic port " + std::to_string(port),
+                                         "sent packet " + std::to_string(seq) + " where packet " +
+                                             std::to_string(expected_seq) + " was next");
             ++expected_seq;
         }
         if (window_frames++ == 0) first = when;
@@ -106,6 +175,7 @@ struct Simulation::Parts {
     std::vector<std::unique_ptr<PortSoftware>> ports;
     std::vector<FrameCheck> frames;
     Picos window_start = 0;
+    std::unique_ptr<RunMonitor> monitor;
     std::unique_ptr<RecorderWindow> recorder;
     Picos record_until = 0;
 };
@@ -139,6 +209,29 @@ Simulation::Simulation(const Scenario& s) : scenario_(s), parts_(std::make_uniqu
         p.masters.push_back(std::make_unique<DmaMaster>(c.name.c_str(), c, *p.bus));
     }
     if (s.boolean("nic.enabled")) build_nic();
+
+    RunMonitor::Config watch;
+    watch.watchdog = p.nic ? ns_to_ps(watchdog_us(s) * 1000) : 0;
+    watch.max_wall_s = s.number("simulation.max_wall_s");
+    watch.crash_at = ns_to_ps(s.number("testing.crash_at_us") * 1000);
+    RunMonitor::Probe probe;
+    probe.progress = [this] {
+        std::uint64_t n = 0;
+        for (const auto& f : parts_->frames) n += f.frames;
+        return n;
+    };
+    probe.progress_due = [this] {
+        for (const auto& sw : parts_->ports)
+            if (packets_owed(*sw)) return true;
+        return false;
+    };
+    probe.diagnose = [this] {
+        std::string d;
+        for (unsigned i = 0; i < parts_->ports.size(); ++i)
+            d += (i ? "; " : "") + port_state(*parts_->ports[i], *parts_->nic, i);
+        return d.empty() ? std::string("no NIC") : d;
+    };
+    p.monitor = std::make_unique<RunMonitor>("watchdog", watch, std::move(probe));
 }
 
 void Simulation::build_nic() {
@@ -155,10 +248,6 @@ void Simulation::build_nic() {
         p.ports.push_back(std::move(sw));
     }
     p.nic = std::make_unique<E1000>("nic", s, *p.bus, *p.memory, kNicBar, irqs);
-    if (p.nic->ports() < ports)
-        throw ScenarioError({"pktgen.ports: " + std::to_string(ports) + " is more than the " +
-                             std::to_string(p.nic->ports()) + " port(s) of nic.model " +
-                             s.text("nic.model") + "; expected a dual-port model (82546)"});
     DriverOptions options = DriverOptions::from(s);
     PktgenOptions traffic = PktgenOptions::from(s);
     p.frames.resize(ports);
@@ -206,6 +295,12 @@ double Simulation::measured_rate() const {
     return static_cast<double>(units) / (static_cast<double>(window) * 1e-12);
 }
 
+bool Simulation::ring_filled() const {
+    for (const auto& sw : parts_->ports)
+        if (sw->enabled && sw->driver->counters().stops == 0) return false;
+    return true;
+}
+
 void Simulation::reset_statistics() {
     Parts& p = *parts_;
     p.window_start = now_ps();
@@ -221,15 +316,20 @@ void Simulation::reset_statistics() {
 
 json Simulation::run() {
     const Scenario& s = scenario_;
-    sc_core::sc_start(ps(ns_to_ps(s.number("simulation.warmup_us") * 1000)));
-    reset_statistics();
     Picos batch = ns_to_ps(s.number("simulation.batch_us") * 1000);
+    advance(ns_to_ps(s.number("simulation.warmup_us") * 1000));
+    // pktgen's steady state has a full TX ring (the queue has stopped at least once); until
+    // then the CPU is still filling it and the NIC sees a different regime.
+    Picos warmup_limit = ns_to_ps(s.number("simulation.max_warmup_us") * 1000);
+    while (!ring_filled() && now_ps() < warmup_limit) advance(batch);
+    warmup_us_ = ps_to_us(now_ps());
+    reset_statistics();
     double min_window = s.number("simulation.min_window_us");
     double max_window = s.number("simulation.max_window_us");
     double stability = s.number("simulation.stability");
     double previous = -1, change = 1;
     for (;;) {
-        sc_core::sc_start(ps(batch));
+        advance(batch);
         double window_us = ps_to_us(now_ps() - parts_->window_start);
         double rate = measured_rate();
         change = previous > 0 ? std::fabs(rate - previous) / previous : (rate == 0 ? 0 : 1);
@@ -246,7 +346,7 @@ json Simulation::results(double window_us, double last_change) const {
     double window_s = window_us * 1e-6;
     json r;
     r["scenario"] = scenario_.resolved();
-    r["warmup_us"] = scenario_.number("simulation.warmup_us");
+    r["warmup_us"] = warmup_us_;
     r["window_us"] = window_us;
     r["stability"] = last_change;
     const auto& c = p.bus->counters();
@@ -283,6 +383,7 @@ json Simulation::results(double window_us, double last_change) const {
 
 void Simulation::add_nic_results(json& r, double window_s) const {
     const Parts& p = *parts_;
+    for (unsigned i = 0; i < p.ports.size(); ++i) check_conservation(*p.ports[i], *p.nic, i);
     double size = static_cast<double>(scenario_.integer("packet.size"));
     std::uint64_t frames = 0, queued = 0;
     Picos first = 0, last = 0;

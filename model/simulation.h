@@ -30,11 +30,13 @@ private:
     double measured_rate() const;  // what stability is judged on
     nlohmann::json results(double window_us, double last_change) const;
     void reset_statistics();
+    bool ring_filled() const;  // every transmitting port's queue has stopped once
     void build_nic();
     void add_nic_results(nlohmann::json& r, double window_s) const;
 
     const Scenario& scenario_;
     std::unique_ptr<Parts> parts_;
+    double warmup_us_ = 0;
 };
 
 // The readable summary of a results document.

@@ -19,10 +19,11 @@ std::string scenario_path(const std::string& name) {
     return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + name + ".json";
 }
 
-// Runs exactly `us` of simulated time after `warmup_us`, as one measurement window.
+// Runs exactly `us` of simulated time after exactly `warmup_us`, as one measurement window.
 json run(const std::string& name, std::vector<std::string> sets, double us = 2000,
          double warmup_us = 300) {
     sets.push_back("simulation.warmup_us=" + std::to_string(warmup_us));
+    sets.push_back("simulation.max_warmup_us=" + std::to_string(warmup_us));
     sets.push_back("simulation.batch_us=" + std::to_string(us));
     sets.push_back("simulation.min_window_us=" + std::to_string(us));
     sets.push_back("simulation.max_window_us=" + std::to_string(us));
