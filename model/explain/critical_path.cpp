@@ -83,7 +83,7 @@ const char* const kMechanismNames[] = {
     "split response",
     "bus held by another master",
     "arbitration (REQ# to FRAME#)",
-    "read latency (retry back-off or split completion wait: bridge, memory)",
+    "read latency (back-off, split wait: bridge and memory)",
     "waiting to request the bus (clock edge, queued behind a NIC read)",
     "internal processing (nic.packet_processing_ns)",
     "TX FIFO full",
