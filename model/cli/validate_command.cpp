@@ -106,7 +106,9 @@ int validate(const Args& args) {
         for (const auto& f : failures) std::cout << "failed simulation: " << f << "\n";
         if (!doc.empty()) {
             std::ofstream out(doc);
-            out << validate::report_markdown(checks, summary, set.tolerances(), grid);
+            out << validate::report_markdown(
+                checks, summary, set.tolerances(), grid,
+                set.predictions().value("notes", std::vector<std::string>{}));
             if (!out) throw std::runtime_error("cannot write " + doc);
         }
         if (!json_out.empty()) {

@@ -24,7 +24,8 @@ std::vector<Prediction> prediction_grid(const nlohmann::json& predictions);
 std::string table_text(const std::vector<Check>& checks, const Summary& summary,
                        const Tolerances& tol);
 std::string report_markdown(const std::vector<Check>& checks, const Summary& summary,
-                            const Tolerances& tol, const std::vector<Prediction>& predictions);
+                            const Tolerances& tol, const std::vector<Prediction>& predictions,
+                            const std::vector<std::string>& notes);
 nlohmann::json to_json(const std::vector<Check>& checks, const Summary& summary,
                        const std::vector<Prediction>& predictions);
 

@@ -1,0 +1,38 @@
+// Calibration cannot silently regress: the whole calibration set is simulated (pcisim validate,
+// about 10 s on two cores) and must stay within its tolerances.  The one measurement the
+// model does not reproduce is named here with the mechanism suspected (docs/validation.md);
+// any other check going out of tolerance, or the median error rising above 3 %, fails.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+TEST_CASE("pcisim validate: every calibration case within tolerance but the known miss") {
+    const char* bin = std::getenv("PCISIM_BINARY");
+    REQUIRE(bin);
+    std::string out = "validation-test.json";
+    std::string cmd = std::string(bin) + " validate -j 2 --json " + out + " 2>/dev/null";
+    int status = std::system(cmd.c_str());
+    std::ifstream in(out);
+    REQUIRE(in);
+    json r = json::parse(in);
+    std::remove(out.c_str());
+    CHECK(status != -1);
+    CHECK(r["summary"]["median_abs_pct"].get<double>() <= 3.0);
+    CHECK(r["summary"]["points"].get<int>() == 72);
+    for (const auto& c : r["checks"]) {
+        if (c["ok"]) continue;
+        // p4-865, 1500 B, ring 256: measured 56356 pps with many pktgen errors reported; the
+        // model gives about 51 kpps (ring 4096, 52693 measured, is within tolerance).
+        bool known = c["case"] == "p4-865-32-33-82544-vanilla" && c["size"] == 1500 &&
+                     c["note"] == "ring 256";
+        INFO(c.dump());
+        CHECK(known);
+    }
+}
