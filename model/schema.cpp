@@ -62,7 +62,7 @@ std::vector<ParamSpec> simulation_params() {
         integer("simulation.seed", "", 1, 0, 1LL << 40,
                 "Seed of every random choice (random background masters); same scenario and "
                 "seed give identical results."),
-        number("simulation.max_warmup_us", "us", 200000, 0, 1e8,
+        number("simulation.max_warmup_us", "us", 50000, 0, 1e8,
                "Warm-up goes on past warmup_us until every transmitting port's TX ring has "
                "filled once (pktgen's steady state), but not past this."),
         number("simulation.batch_us", "us", 1000, 1, 1e7,

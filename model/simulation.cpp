@@ -332,7 +332,9 @@ json Simulation::run() {
         advance(batch);
         double window_us = ps_to_us(now_ps() - parts_->window_start);
         double rate = measured_rate();
-        change = previous > 0 ? std::fabs(rate - previous) / previous : (rate == 0 ? 0 : 1);
+        // No previous batch: stability not measured yet (NaN, null in the results).
+        change = previous > 0 ? std::fabs(rate - previous) / previous
+                              : (rate == 0 && previous == 0 ? 0 : std::nan(""));
         previous = rate;
         bool recorded = now_ps() > parts_->record_until;
         if (((window_us >= min_window && change < stability) || window_us >= max_window) &&
@@ -439,8 +441,11 @@ std::string summarize(const json& r) {
     o << "scenario " << r["scenario"]["name"].get<std::string>() << ": "
       << b["kind"].get<std::string>() << " " << b["width_bits"] << "/" << b["clock_mhz"]
       << ", window " << r["window_us"].get<double>() << " us after "
-      << r["warmup_us"].get<double>() << " us warm-up (last batch changed the rate by "
-      << 100 * r["stability"].get<double>() << " %)\n";
+      << r["warmup_us"].get<double>() << " us warm-up (";
+    if (r["stability"].is_number() && std::isfinite(r["stability"].get<double>()))
+        o << "last batch changed the rate by " << 100 * r["stability"].get<double>() << " %)\n";
+    else
+        o << "one batch: stability not measured)\n";
     o << "bus: " << 100 * b["utilisation"].get<double>() << " % busy, "
       << b["data_bytes_per_s"].get<double>() / 1e6 << " MB/s of data (peak "
       << b["peak_bytes_per_s"].get<double>() / 1e6 << " MB/s), " << b["transactions"]
