@@ -1,12 +1,27 @@
 #include "cpu.h"
 
+#include <sstream>
+
 #include "host_bridge.h"
+#include "invariants.h"
 #include "scenario.h"
 #include "schema.h"
 #include "sim_time.h"
 #include "trace_hooks.h"
 
 namespace pcisim {
+
+namespace {
+// A register read not answered within 1 ms of simulated time never will be (a round trip is
+// about a microsecond): the CPU would stall forever.
+constexpr Picos kMmioReadLimit = 1'000'000'000;
+
+std::string hex(std::uint64_t v) {
+    std::ostringstream o;
+    o << std::hex << v;
+    return o.str();
+}
+}  // namespace
 
 std::vector<ParamSpec> cpu_params() {
     return {
@@ -144,7 +159,12 @@ std::uint32_t Cpu::mmio_read(std::uint64_t addr) {
     read_done_ = false;
     host_.mmio_read(addr, this, 0);
     trace::emit(TraceStep::MmioRead, TracePhase::Begin, name(), start);
-    while (!read_done_) wait(read_event_);
+    while (!read_done_) {
+        wait(ps(kMmioReadLimit), read_event_);
+        if (!read_done_ && now_ps() - start >= kMmioReadLimit)
+            throw InvariantViolation(name(), "register read of 0x" + hex(addr) +
+                                                 " has not completed after 1 ms (CPU stalled)");
+    }
     trace::emit(TraceStep::MmioRead, TracePhase::End, name(), now_ps());
     totals_.mmio_stall += now_ps() - start;
     return read_value_;

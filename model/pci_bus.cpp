@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "invariants.h"
 #include "scenario.h"
 #include "schema.h"
 #include "sim_time.h"
@@ -200,6 +201,14 @@ void PciBus::on_arbitrate() {
 
 void PciBus::start_transaction(int master, Picos start) {
     MasterState& m = masters_[master];
+    // One master at a time: FRAME# only after the previous transaction's turnaround.
+    if (busy_ || start < bus_free_)
+        throw InvariantViolation(name(), "master " + std::to_string(master) +
+                                             " granted at " + std::to_string(start) +
+                                             " ps while master " + std::to_string(current_.master) +
+                                             " holds the bus until " +
+                                             std::to_string(busy_ ? scheduled_end_ : bus_free_) +
+                                             " ps");
     Request& r = m.queue.front();
     r.stats.arbitration += start - m.request_time;
 

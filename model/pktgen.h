@@ -37,6 +37,7 @@ public:
     void timer() { driver_.watchdog_timer(); }
 
     std::uint64_t sent() const { return sent_; }
+    std::uint32_t frame_bytes() const { return options_.size; }  // FIFO room one packet takes
     void free_skb(const Skb& skb);  // the driver's dev_kfree_skb
 
 private:

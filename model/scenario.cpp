@@ -21,7 +21,8 @@ ScenarioError::ScenarioError(std::vector<std::string> problems)
 namespace {
 
 std::string show(const json& v) {
-    std::string s = v.dump();
+    // --set takes any bytes as a string: show invalid UTF-8 replaced rather than throw.
+    std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
     return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
@@ -167,14 +168,16 @@ void check_object(json& obj, const std::string& path, const std::string& spath,
             for (std::size_t i = 0; i < v.size(); ++i) {
                 std::string item = key_path + "[" + std::to_string(i) + "]";
                 if (!v[i].is_object()) {
-                    problems.push_back(item + ": " + show(v[i]) + " is not an object");
+                    problems.push_back(item + ": " + show(v[i]) +
+                                       " is not an object; expected an object of settings");
                     continue;
                 }
                 check_object(v[i], item, key_spath + "[]", problems);
             }
         } else if (is_object_prefix(key_spath)) {
             if (!v.is_object()) {
-                problems.push_back(key_path + ": " + show(v) + " is not an object");
+                problems.push_back(key_path + ": " + show(v) +
+                                   " is not an object; expected an object of settings");
                 continue;
             }
             check_object(v, key_path, key_spath, problems);
@@ -256,7 +259,7 @@ bool all_digits(const std::string& s) {
 json parse_value(const std::string& text) {
     try {
         return json::parse(text);
-    } catch (const json::parse_error&) {
+    } catch (const json::exception&) {  // not JSON, or a number too large for a double
         return json(text);
     }
 }
@@ -271,7 +274,7 @@ void apply_override(json& doc, const std::string& assignment) {
         const std::string& k = parts[i];
         bool last = i + 1 == parts.size();
         if (node->is_array() && all_digits(k)) {
-            std::size_t idx = std::stoul(k);
+            std::size_t idx = k.size() > 9 ? SIZE_MAX : std::stoul(k);  // no overflow
             if (idx >= node->size())
                 throw ScenarioError({"--set " + assignment + ": index " + k +
                                      " is past the end of a list of " +
@@ -309,11 +312,15 @@ Scenario Scenario::from_json(json doc, const std::string& origin,
         if (p.is_relative()) {
             fs::path beside = fs::path(origin).parent_path() / p;
             fs::path in_tree = fs::path(PCISIM_SOURCE_DIR) / "scenarios" / p;
-            p = fs::exists(beside) ? beside : in_tree;
+            std::error_code ignored;  // an unusable path is simply not there
+            p = fs::exists(beside, ignored) ? beside : in_tree;
         }
-        if (!fs::exists(p))
+        // Only a regular file: a device or a FIFO would never end.
+        std::error_code ignored;
+        if (!fs::is_regular_file(p, ignored))
             throw ScenarioError({"platform: \"" + doc["platform"].get<std::string>() +
-                                 "\" was not found beside the scenario or in scenarios/"});
+                                 "\" was not found beside the scenario or in scenarios/; "
+                                 "expected the path of a platform file"});
         json platform = parse_file(p.string());
         if (!platform.is_object())
             throw ScenarioError({p.string() + ": a platform file must be a JSON object"});
@@ -340,7 +347,7 @@ const json& Scenario::at(const std::string& path) const {
     const json* node = &resolved_;
     for (const auto& k : split_path(path)) {
         if (node->is_array() && all_digits(k)) {
-            std::size_t idx = std::stoul(k);
+            std::size_t idx = k.size() > 9 ? SIZE_MAX : std::stoul(k);  // no overflow
             if (idx >= node->size()) throw std::out_of_range("scenario path " + path);
             node = &(*node)[idx];
         } else {

@@ -46,6 +46,7 @@ std::vector<ParamSpec> nic_params();
 std::vector<ParamSpec> driver_params();
 std::vector<ParamSpec> pktgen_params();
 std::vector<ParamSpec> cpu_params();
+std::vector<ParamSpec> testing_params();  // test-only fault injection (model/fault_injection.cpp)
 
 // The whole table, in documentation order.
 const std::vector<ParamSpec>& schema();
@@ -54,6 +55,9 @@ const ParamSpec* find_param(const std::string& schema_path);
 // Checks between keys that a per-key range cannot express (PCI at 100 MHz, ring sizes, FIFO
 // room).  `doc` has every default filled in; problems are appended, one line each.
 void check_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
+// The NIC's share of it (model/e1000/e1000_params.cpp): packet buffer split, packet size against
+// the TX FIFO, ports of the model, preloaded frames.
+void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
 
 // Markdown reference of every key (docs/scenario-reference.md).
 std::string schema_markdown();

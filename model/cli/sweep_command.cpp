@@ -1,7 +1,9 @@
 // pcisim sweep: one simulation per point of a --vary product, each in its own worker process.
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
+#include <map>
 #include <set>
 
 #include <boost/program_options.hpp>
@@ -22,7 +24,7 @@ namespace {
 
 const char* kSweepUsage =
     "pcisim sweep SCENARIO --vary KEY=V1,V2,...|KEY=A:B:STEP ... [--set KEY=VALUE ...] [-j N]\n"
-    "             [-o OUT.csv] [--shard I/N] [--timeout-s S]";
+    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume]";
 
 struct SweepArgs {
     std::string file;
@@ -31,6 +33,7 @@ struct SweepArgs {
     std::string out = "sweep.csv";
     std::string shard;
     double timeout_s = 0;
+    bool resume = false;
 };
 
 SweepArgs parse_sweep_args(const Args& args) {
@@ -50,6 +53,9 @@ SweepArgs parse_sweep_args(const Args& args) {
         "run only points i with i % N == I; join shards with 'pcisim merge'")(
         "timeout-s", po::value<double>(&a.timeout_s)->default_value(0),
         "wall-clock limit per point in seconds; 0 = none")(
+        "resume", po::bool_switch(&a.resume),
+        "continue the sweep whose OUT.json is there (e.g. after Ctrl-C): its ok points are "
+        "kept, the others run")(
         "scenario", po::value<std::string>(&a.file)->required(), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
@@ -77,6 +83,40 @@ std::string point_label(const sweep::SweepTable& t, const sweep::SweepRow& row) 
     for (std::size_t i = 0; i < t.axes.size(); ++i)
         label += t.axes[i].key + "=" + row.values[i].dump() + " ";
     return label + (row.ok ? "ok" : "failed: " + row.error);
+}
+
+// The ok rows of an earlier run of the same sweep, by point index; throws UsageError when
+// OUT.json belongs to a different sweep.
+std::map<std::size_t, sweep::SweepRow> finished_rows(const sweep::SweepTable& now,
+                                                     const std::string& out) {
+    std::map<std::size_t, sweep::SweepRow> done;
+    if (!std::filesystem::exists(sweep::json_path_for(out))) return done;
+    sweep::SweepTable before;
+    try {
+        before = sweep::read_table(out);
+    } catch (const std::runtime_error& e) {
+        throw sweep::UsageError(std::string("--resume: ") + e.what());
+    }
+    auto same_axes = [&] {
+        if (before.axes.size() != now.axes.size()) return false;
+        for (std::size_t i = 0; i < now.axes.size(); ++i)
+            if (before.axes[i].key != now.axes[i].key ||
+                before.axes[i].values != now.axes[i].values)
+                return false;
+        return true;
+    };
+    auto shard = [](const sweep::SweepTable& t) {
+        return t.shard ? std::to_string(t.shard->index) + "/" + std::to_string(t.shard->count)
+                       : std::string("none");
+    };
+    if (before.scenario_file != now.scenario_file || before.sets != now.sets || !same_axes() ||
+        shard(before) != shard(now))
+        throw sweep::UsageError("--resume: " + sweep::json_path_for(out) +
+                                " was written by a different sweep (scenario, --set, --vary or "
+                                "--shard differ); expected the same command line");
+    for (auto& row : before.rows)
+        if (row.ok) done[row.index] = std::move(row);
+    return done;
 }
 
 }  // namespace
@@ -127,9 +167,27 @@ int sweep(const Args& args) {
             throw std::runtime_error(join(e.problems(), "; "));
         }
     };
-    sweep::Progress progress(std::cerr, isatty(STDERR_FILENO), points.size());
+    std::map<std::size_t, sweep::SweepRow> done;
+    try {
+        if (a.resume) done = finished_rows(table, a.out);
+    } catch (const sweep::UsageError& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 2;
+    }
+    // The points still to run; a resumed sweep keeps its ok rows as they are.
+    std::vector<std::size_t> todo;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        auto it = done.find(points[i].index);
+        if (it == done.end()) todo.push_back(i);
+        else table.rows[i] = std::move(it->second);
+    }
+    if (a.resume)
+        std::cerr << "pcisim sweep: resuming: " << points.size() - todo.size() << " of "
+                  << points.size() << " points already done\n";
+    sweep::Progress progress(std::cerr, isatty(STDERR_FILENO), todo.size());
     std::size_t failed = 0;
-    auto collect = [&](std::size_t i, const sweep::JobOutcome& o) {
+    auto collect = [&](std::size_t job, const sweep::JobOutcome& o) {
+        std::size_t i = todo[job];
         sweep::SweepRow& row = table.rows[i];
         row.index = points[i].index;
         row.values = points[i].values;
@@ -140,13 +198,21 @@ int sweep(const Args& args) {
         progress.point_done(o.ok, point_label(table, row));
     };
     sweep::PoolOptions pool{a.jobs ? a.jobs : sweep::default_parallelism(), a.timeout_s};
+    bool completed = false;
     try {
-        sweep::run_jobs(points.size(), simulate_point, pool, collect);
+        auto job = [&](std::size_t j) { return simulate_point(todo[j]); };
+        completed = sweep::run_jobs(todo.size(), job, pool, collect);
         progress.finish();
         sweep::write_table(table, a.out);
     } catch (const std::exception& e) {
         std::cerr << "pcisim sweep: " << e.what() << "\n";
         return 1;
+    }
+    if (!completed) {
+        std::cerr << "pcisim sweep: interrupted; wrote the points done so far to " << a.out
+                  << " (the rest marked \"" << sweep::kInterrupted
+                  << "\"); continue with the same command and --resume\n";
+        return 130;  // 128 + SIGINT, as a shell reports an interrupted command
     }
     std::cout << "wrote " << a.out << " and " << sweep::json_path_for(a.out) << ": "
               << points.size() << " points, " << failed << " failed\n";

@@ -28,6 +28,7 @@ struct DriverOptions {
     unsigned clean_at_xmit = 0;          // clean in xmit when more descriptors are in use
     double cleanup_timer_us = 1000;
     bool pcix_82544 = false;             // 82544 on a PCI-X bus: the dword-alignment workaround
+    bool ignore_ring_space = false;      // testing.driver_ignore_ring_space: fault injection
     static DriverOptions from(const Scenario& s);
 };
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "host_memory.h"
+#include "invariants.h"
 
 namespace pcisim::e1000 {
 
@@ -12,7 +13,7 @@ DescriptorCache::DescriptorCache(unsigned capacity, unsigned cache_line_bytes)
     : capacity_(capacity), descriptors_per_line_(std::max(1u, cache_line_bytes / kDescriptorBytes)) {}
 
 void DescriptorCache::set_head(std::uint32_t v) {
-    head_ = next_fetch_ = slots() ? v % slots() : 0;
+    head_ = next_fetch_ = next_pop_ = slots() ? v % slots() : 0;
     cache_.clear();
 }
 
@@ -71,6 +72,13 @@ unsigned DescriptorCache::complete_packet_descriptors() const {
 
 CachedDescriptor DescriptorCache::pop() {
     CachedDescriptor c = cache_.front();
+    // Descriptors are processed once each, in ring order: anything else is a fetch gone wrong.
+    if (c.index != next_pop_)
+        throw InvariantViolation("nic descriptor cache",
+                                 "descriptor " + std::to_string(c.index) + " processed where " +
+                                     std::to_string(next_pop_) + " was next (TDH " +
+                                     std::to_string(head_) + ", TDT " + std::to_string(tail_) + ")");
+    next_pop_ = (next_pop_ + 1) % slots();
     cache_.pop_front();
     return c;
 }

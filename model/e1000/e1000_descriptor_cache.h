@@ -68,6 +68,7 @@ private:
     std::uint32_t length_bytes_ = 0;
     unsigned head_ = 0, tail_ = 0;
     unsigned next_fetch_ = 0;  // ring slot of the next descriptor to fetch
+    unsigned next_pop_ = 0;    // ring slot of the next descriptor to process
     unsigned fetching_ = 0;    // descriptors requested but not yet arrived
     std::deque<CachedDescriptor> cache_;
 };

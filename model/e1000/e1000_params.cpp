@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "scenario.h"
 #include "schema.h"
 #include "sim_time.h"
@@ -37,6 +39,51 @@ std::vector<ParamSpec> nic_params() {
     };
 }
 
+// What the per-key ranges cannot say: the packet buffer split, a packet that must fit the TX
+// FIFO, the ports of the model.  Sizes come from ModelTraits and tx_fifo_bytes(), as in the run.
+void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>& problems) {
+    const nlohmann::json& nic = doc["nic"];
+    e1000::E1000Params p;
+    p.model = nic["model"].get<std::string>();
+    p.traits = e1000::ModelTraits::of(p.model);
+    const unsigned buffer_kb = p.traits.packet_buffer_kb;
+    const auto rx_kb = nic["pba_rx_kb"].get<unsigned>();
+    if (rx_kb >= buffer_kb) {
+        problems.push_back("nic.pba_rx_kb: " + std::to_string(rx_kb) +
+                           " leaves no transmit FIFO (RX + TX would exceed the " +
+                           std::to_string(buffer_kb) + " KB packet buffer of an " + p.model +
+                           "); expected at most " + std::to_string(buffer_kb - 1));
+        return;
+    }
+    const unsigned fifo = p.tx_fifo_bytes(rx_kb);
+    const auto ports = doc["pktgen"]["ports"].get<unsigned>();
+    if (ports > p.traits.ports)
+        problems.push_back("pktgen.ports: " + std::to_string(ports) + " is more than the " +
+                           std::to_string(p.traits.ports) + " port(s) of nic.model \"" +
+                           p.model + "\"; expected at most " + std::to_string(p.traits.ports) +
+                           " (or nic.model \"82546\")");
+    // The NIC fetches a packet only when the FIFO can take all of it, so a larger packet would
+    // wait forever; the margin is headroom, a conservative bound rather than a datasheet figure.
+    const auto size = doc["packet"]["size"].get<unsigned>();
+    if (doc["nic"]["enabled"].get<bool>() && size + e1000::kFifoMarginBytes > fifo)
+        problems.push_back("packet.size: " + std::to_string(size) + " does not fit the " +
+                           std::to_string(fifo) + " B transmit FIFO (nic.pba_rx_kb " +
+                           std::to_string(rx_kb) + " of " + std::to_string(buffer_kb) +
+                           " KB) less " + std::to_string(e1000::kFifoMarginBytes) +
+                           " B; expected at most " +
+                           std::to_string(fifo - e1000::kFifoMarginBytes));
+    const auto preload = nic["preload_packets"].get<std::uint64_t>();
+    const auto preload_bytes = nic["preload_bytes"].get<std::uint64_t>();
+    if (preload > 0 && preload_bytes == 0)
+        problems.push_back("nic.preload_bytes: 0 with nic.preload_packets " +
+                           std::to_string(preload) + "; expected the size of each preloaded frame");
+    if (preload * preload_bytes > fifo)
+        problems.push_back("nic.preload_packets: " + std::to_string(preload) + " frames of " +
+                           std::to_string(preload_bytes) + " B do not fit the " +
+                           std::to_string(fifo) + " B transmit FIFO; expected at most " +
+                           std::to_string(preload_bytes ? fifo / preload_bytes : 0));
+}
+
 namespace e1000 {
 
 ModelTraits ModelTraits::of(const std::string& model) {
@@ -66,20 +113,8 @@ E1000Params E1000Params::from(const Scenario& s) {
     p.preload_bytes = static_cast<unsigned>(s.integer("nic.preload_bytes"));
     p.ipg_extra_bytes = static_cast<unsigned>(s.integer("nic.ipg_extra_bytes"));
     p.byte_time = 8 * kPicosPerUs / static_cast<Picos>(s.integer("nic.link_mbps"));
+    p.drop_writebacks = s.boolean("testing.nic_drop_writebacks");
 
-    if (p.pba_rx_kb >= p.traits.packet_buffer_kb)
-        throw std::invalid_argument("nic.pba_rx_kb: " + std::to_string(p.pba_rx_kb) +
-                                    " leaves no transmit FIFO on a " + p.model);
-    if (p.preload_packets > 0) {
-        if (p.preload_bytes == 0)
-            throw std::invalid_argument("nic.preload_bytes: must be > 0 when nic.preload_packets > 0");
-        std::uint64_t need = std::uint64_t(p.preload_packets) * p.preload_bytes;
-        if (need > p.tx_fifo_bytes(p.pba_rx_kb))
-            throw std::invalid_argument(
-                "nic.preload_packets x nic.preload_bytes: " + std::to_string(need) +
-                " B do not fit the " + std::to_string(p.tx_fifo_bytes(p.pba_rx_kb)) +
-                " B transmit FIFO");
-    }
     return p;
 }
 

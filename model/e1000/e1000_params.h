@@ -15,6 +15,9 @@ namespace pcisim::e1000 {
 
 // What differs between the supported parts and matters for transmit timing (8254x SDM
 // section 1.3 "Product features" and section 5 "PCI local bus interface").
+// A packet must fit the TX FIFO less this headroom (checked with the scenario).
+constexpr unsigned kFifoMarginBytes = 80;
+
 struct ModelTraits {
     unsigned bus_width_bits;   // 32: 82540/82541 (PCI only); 64: 82544/82546 (PCI/PCI-X)
     bool pci_x;                // PCI-X capable (split transactions, MMRBC apply)
@@ -39,8 +42,11 @@ struct E1000Params {
     unsigned preload_bytes = 0;
     unsigned ipg_extra_bytes = 4;
     Picos byte_time = 8000;  // one byte on the wire
+    bool drop_writebacks = false;  // testing.nic_drop_writebacks: fault injection
 
-    static E1000Params from(const Scenario& s);  // throws std::invalid_argument on bad combos
+    // Scenario::from_json has checked the combinations (check_nic_combinations).
+
+    static E1000Params from(const Scenario& s);
     // TX share of the packet buffer for a PBA value (SDM 13.4.26: PBA low bits = RX KB).
     unsigned tx_fifo_bytes(std::uint32_t pba) const;
 };

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
+#include <string>
+
+#include "invariants.h"
 
 namespace pcisim::e1000 {
 
@@ -22,16 +24,21 @@ public:
     bool has_room(std::uint32_t bytes) const { return used_ + bytes <= capacity_; }
 
     void reserve(std::uint32_t bytes) {
-        if (!has_room(bytes)) throw std::logic_error("TX FIFO overflow");
+        if (!has_room(bytes)) violated("overflow: reserving " + std::to_string(bytes) + " B");
         used_ += bytes;
         if (used_ > peak_) peak_ = used_;
     }
     void release(std::uint32_t bytes) {
-        if (bytes > used_) throw std::logic_error("TX FIFO underflow");
+        if (bytes > used_) violated("underflow: releasing " + std::to_string(bytes) + " B");
         used_ -= bytes;
     }
 
 private:
+    [[noreturn]] void violated(const std::string& what) const {
+        throw InvariantViolation("nic TX FIFO", what + " with " + std::to_string(used_) + " of " +
+                                                    std::to_string(capacity_) + " B used");
+    }
+
     std::uint32_t capacity_;
     std::uint32_t used_ = 0;
     std::uint32_t peak_ = 0;

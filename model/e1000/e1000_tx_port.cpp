@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "host_memory.h"
+#include "invariants.h"
 #include "sim_time.h"
 #include "trace_hooks.h"
 
@@ -91,6 +92,7 @@ void TxPort::write_register(std::uint32_t offset, std::uint32_t value) {
     case kTdlen: cache_.set_length_bytes(value); break;
     case kTdh: cache_.set_head(value); break;
     case kTdt:
+        check_tail_move(value);
         tdt_ = value;
         cache_.set_tail(value);
         kick();
@@ -100,6 +102,23 @@ void TxPort::write_register(std::uint32_t offset, std::uint32_t value) {
     case kTadv: irq_.set_tadv(value); break;
     default: break;
     }
+}
+
+// Software hands the NIC descriptors up to (not including) TDT; moving TDT past TDH would
+// hand over descriptors the NIC still owns: a ring overrun.
+void TxPort::check_tail_move(std::uint32_t value) const {
+    unsigned n = cache_.slots();
+    if (n == 0) return;
+    unsigned added = (value % n + n - tdt_ % n) % n;
+    unsigned free = (cache_.head() + n - tdt_ % n - 1) % n;
+    if (added > free)
+        throw InvariantViolation(name(), "TX ring overrun: TDT written " + std::to_string(value) +
+                                             " moves " + std::to_string(added) +
+                                             " descriptors past TDT " + std::to_string(tdt_) +
+                                             " with only " + std::to_string(free) +
+                                             " free before TDH " +
+                                             std::to_string(cache_.head()) + " (ring of " +
+                                             std::to_string(n) + ")");
 }
 
 bool TxPort::next_read(ReadRequest& out) {
@@ -240,6 +259,7 @@ void TxPort::flush_batch() {
 }
 
 void TxPort::write_back(Packet* p, std::vector<CachedDescriptor> run) {
+    if (params_.drop_writebacks) return;  // fault injection: DD never reaches the driver
     std::uint64_t cookie = next_cookie_++;
     std::uint64_t addr = cache_.slot_addr(run.front().index);
     auto bytes = static_cast<std::uint32_t>(run.size() * kDescriptorBytes);

@@ -49,6 +49,8 @@ public:
 
     std::uint64_t frames_sent() const { return mac_.frames_sent(); }
     const TxFifo& fifo() const { return fifo_; }
+    unsigned tdh() const { return cache_.head(); }
+    unsigned tdt() const { return tdt_; }
 
 private:
     struct Packet {
@@ -66,6 +68,7 @@ private:
         std::vector<CachedDescriptor> descriptors;
     };
 
+    void check_tail_move(std::uint32_t value) const;
     bool start_packet();
     bool data_read(ReadRequest& out);
     void buffer_processed();

@@ -1,6 +1,7 @@
 #include "sweep/sweep_axes.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <regex>
 
 #include "scenario.h"
@@ -35,7 +36,8 @@ std::vector<json> parse_range(const std::string& spec, const std::string& text) 
     for (int i = 0; i < 3; ++i) {
         if (!std::regex_match(parts[i], m, number))
             throw bad(spec, "\"" + parts[i] + "\" is not a number; " + form);
-        v[i] = std::stod(m[1]);
+        v[i] = std::strtod(m[1].str().c_str(), nullptr);  // +-inf when too large: no throw
+        if (!std::isfinite(v[i])) throw bad(spec, "\"" + parts[i] + "\" is too large; " + form);
         all_integers = all_integers && !m[2].matched && !m[3].matched;
     }
     if (v[2] <= 0 || v[0] > v[1]) throw bad(spec, "\"" + text + "\" is an empty range; " + form);
@@ -99,7 +101,8 @@ Shard parse_shard(const std::string& spec) {
     static const std::regex form(R"(([0-9]+)/([0-9]+))");
     std::smatch m;
     Shard s;
-    if (std::regex_match(spec, m, form)) {
+    // Nine digits at most, so stoul cannot overflow.
+    if (std::regex_match(spec, m, form) && m[1].length() <= 9 && m[2].length() <= 9) {
         s.index = std::stoul(m[1]);
         s.count = std::stoul(m[2]);
         if (s.count > 0 && s.index < s.count) return s;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +28,32 @@ using Clock = std::chrono::steady_clock;
 
 // Exit code of a child whose job threw: its message is in the .fail file.
 constexpr int kJobThrew = 3;
+
+// Set by SIGINT/SIGTERM while run_jobs runs.
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_stop_signal(int) { g_stop = 1; }
+
+// Catches SIGINT and SIGTERM for its lifetime, and restores what was there before.
+class StopSignals {
+public:
+    StopSignals() {
+        g_stop = 0;
+        struct sigaction sa {};
+        sa.sa_handler = on_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int_);
+        sigaction(SIGTERM, &sa, &old_term_);
+    }
+    ~StopSignals() {
+        sigaction(SIGINT, &old_int_, nullptr);
+        sigaction(SIGTERM, &old_term_, nullptr);
+    }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+private:
+    struct sigaction old_int_ {}, old_term_ {};
+};
 
 struct Running {
     std::size_t job;
@@ -59,6 +86,9 @@ struct JobFiles {
 };
 
 [[noreturn]] void child_main(const Job& job, std::size_t index, const JobFiles& files) {
+    // The parent decides what an interruption means; a worker just ends.
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     int devnull = open("/dev/null", O_WRONLY);
     int log = open(files.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
@@ -125,13 +155,15 @@ std::size_t default_parallelism() {
     return n ? n : 1;
 }
 
-void run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
+bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
               const OnDone& on_done) {
+    StopSignals signals;
     fs::path dir = make_scratch_dir();
     std::map<pid_t, Running> running;
     std::size_t next = 0;
     const std::size_t parallel = options.parallel ? options.parallel : 1;
     while (next < count || !running.empty()) {
+        if (g_stop) break;
         while (next < count && running.size() < parallel) {
             JobFiles files(dir, next);
             std::cout.flush();  // or the child would write the parent's buffered output again
@@ -152,7 +184,10 @@ void run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
             pid_t done = waitpid(it->first, &status, WNOHANG);
             if (done == it->first) {
                 JobFiles files(dir, it->second.job);
-                on_done(it->second.job, outcome_of(status, it->second, files, options.timeout_s));
+                JobOutcome o = outcome_of(status, it->second, files, options.timeout_s);
+                // A worker that the interrupt killed did not fail by itself.
+                if (!o.ok && g_stop) o.error = kInterrupted;
+                on_done(it->second.job, o);
                 it = running.erase(it);
                 reaped = true;
                 continue;
@@ -166,8 +201,24 @@ void run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
         }
         if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+    const bool interrupted = g_stop;
+    for (const auto& [pid, r] : running) {
+        int status = 0;
+        JobOutcome o{false, {}, kInterrupted};
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            // Finished before the interrupt: its results are good.
+            JobOutcome finished = outcome_of(status, r, JobFiles(dir, r.job), options.timeout_s);
+            if (finished.ok) o = finished;
+        } else {
+            kill(pid, SIGKILL);
+            waitpid(pid, nullptr, 0);
+        }
+        on_done(r.job, o);
+    }
+    for (; next < count; ++next) on_done(next, {false, {}, kInterrupted});
     std::error_code ignored;
     fs::remove_all(dir, ignored);
+    return !interrupted;
 }
 
 }  // namespace pcisim::sweep

@@ -27,10 +27,15 @@ struct PoolOptions {
     double timeout_s = 0;       // per job; 0 = no limit
 };
 
+// The error of the jobs that SIGINT or SIGTERM stopped or kept from starting.
+constexpr const char* kInterrupted = "interrupted";
+
 // Runs job(0) .. job(count-1), each in a child process, and calls on_done in the parent as each
 // finishes (in completion order).  The child's stdout and stderr are kept away from the
-// terminal; the last stderr line explains a crash.
-void run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
+// terminal; the last stderr line explains a crash.  SIGINT or SIGTERM stops it cleanly: the
+// running workers are killed, and every job not finished is reported failed with kInterrupted
+// (on_done is still called once per job).  Returns false when it was interrupted.
+bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
               const OnDone& on_done);
 
 // Online CPUs, at least 1.

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# CI beyond the README's build and tests: the whole test suite built with AddressSanitizer and
+# UndefinedBehaviorSanitizer, then a bounded libFuzzer run on the scenario loader and the
+# --set/--vary parsers.  One clang build serves both (PCISIM_SANITIZE + PCISIM_FUZZ).
+#
+#   bash tests/ci-extra.sh [BUILD_DIR]        (default: build-sanitize)
+#   PCISIM_FUZZ_SECONDS=N                     fuzzing time (default 30)
+#
+# A crash found by the fuzzer is left as BUILD_DIR/fuzz-crash-*: fix it, then keep the input
+# in tests/fuzz/crashers/ so the test suite replays it from then on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-sanitize}
+fuzz_seconds=${PCISIM_FUZZ_SECONDS:-30}
+
+# SystemC runs each SC_THREAD on a coroutine stack of its own (QuickThreads) that ASan does not
+# know: its fake stacks for use-after-return would be torn across the switches, so that check
+# is off (detect_stack_use_after_return=0).  Every other ASan and UBSan check stays on, and any
+# report fails the run.
+export ASAN_OPTIONS=detect_stack_use_after_return=0:abort_on_error=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPCISIM_SANITIZE=ON -DPCISIM_FUZZ=ON
+cmake --build "$build" -j2
+ctest --test-dir "$build" -j2 --output-on-failure
+
+# New inputs go to a scratch corpus; the committed seeds in tests/fuzz/corpus stay as they are.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+"$build/pcisim_fuzz_scenario" -max_total_time="$fuzz_seconds" -timeout=10 -max_len=4096 \
+    -print_final_stats=1 -artifact_prefix="$build/fuzz-" \
+    "$scratch" tests/fuzz/corpus tests/fuzz/crashers

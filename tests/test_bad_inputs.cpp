@@ -1,0 +1,192 @@
+// Bad scenarios, one row each: every problem is one line that starts with the JSON path it is
+// about, shows the offending value and says what was expected.  Malformed JSON names the file,
+// line and column instead.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "scenario.h"
+
+using namespace pcisim;
+using nlohmann::json;
+
+namespace {
+
+struct BadInput {
+    const char* scenario;           // JSON text
+    std::vector<std::string> sets;  // --set overrides
+    const char* path;               // the JSON path the one problem must start with
+    const char* value;              // the offending value as the message shows it
+};
+
+const std::vector<BadInput> kBadInputs = {
+    // unknown keys (the nearest valid key is tested below)
+    {R"({"bus": {"clock_mhzz": 66}})", {}, "bus.clock_mhzz", "unknown key"},
+    {R"({"nic": {"modle": "82544"}})", {}, "nic.modle", "unknown key"},
+    {R"({"drivr": {"ring_size": 256}})", {}, "drivr", "unknown key"},
+    {R"({"bridges": [{"upstream_latency_nss": 1}]})", {}, "bridges[0].upstream_latency_nss",
+     "unknown key"},
+    {"{}", {"bus.clok_mhz=66"}, "bus.clok_mhz", "unknown key"},
+    // wrong types
+    {R"({"bus": {"latency_timer_clocks": "64"}})", {}, "bus.latency_timer_clocks", "\"64\""},
+    {R"({"driver": {"notxints": "yes"}})", {}, "driver.notxints", "\"yes\""},
+    {R"({"nic": {"model": 82540}})", {}, "nic.model", "82540"},
+    {R"({"simulation": {"max_wall_s": "10"}})", {}, "simulation.max_wall_s", "\"10\""},
+    {R"({"masters": [{"bytes": "many"}]})", {}, "masters[0].bytes", "\"many\""},
+    {R"({"bus": 5})", {}, "bus", "5"},
+    {R"({"bridges": {"name": "p64h2"}})", {}, "bridges", "{\"name\":\"p64h2\"}"},
+    {R"({"bridges": [5]})", {}, "bridges[0]", "5"},
+    {R"({"why": {"bus.clock_mhz": 5}})", {}, "why.bus.clock_mhz", "5"},
+    {R"({"platform": 7})", {}, "platform", "7"},
+    {R"({"driver": {"ring_size": 256.5}})", {}, "driver.ring_size", "256.5"},
+    // out of range
+    {R"({"bus": {"width_bits": 48}})", {}, "bus.width_bits", "48"},
+    {R"({"bus": {"latency_timer_clocks": 256}})", {}, "bus.latency_timer_clocks", "256"},
+    {R"({"bus": {"latency_timer_clocks": -1}})", {}, "bus.latency_timer_clocks", "-1"},
+    {R"({"bus": {"kind": "agp"}})", {}, "bus.kind", "\"agp\""},
+    {R"({"nic": {"mmrbc_bytes": 768}})", {}, "nic.mmrbc_bytes", "768"},
+    {R"({"nic": {"mmrbc_bytes": 8192}})", {}, "nic.mmrbc_bytes", "8192"},
+    {R"({"driver": {"ring_size": 72}})", {}, "driver.ring_size", "72"},
+    {R"({"driver": {"ring_size": 4104}})", {}, "driver.ring_size", "4104"},
+    {R"({"cpu": {"clock_mhz": 0}})", {}, "cpu.clock_mhz", "0"},
+    {R"({"packet": {"size": 59}})", {}, "packet.size", "59"},
+    {R"({"nic": {"pba_rx_kb": 65}})", {}, "nic.pba_rx_kb", "65"},
+    {R"({"simulation": {"watchdog_us": -5}})", {}, "simulation.watchdog_us", "-5"},
+    {R"({"testing": {"crash_at_us": -1}})", {}, "testing.crash_at_us", "-1"},
+    {"{}", {"bus.clock_mhz=1000"}, "bus.clock_mhz", "1000"},
+    // inconsistent combinations
+    {R"({"bus": {"kind": "pci", "clock_mhz": 100}})", {}, "bus.clock_mhz", "100"},
+    {R"({"bus": {"kind": "pci", "clock_mhz": 133}})", {}, "bus.clock_mhz", "133"},
+    {R"({"bus": {"kind": "pcix", "clock_mhz": 33}})", {}, "bus.clock_mhz", "33"},
+    {R"({"driver": {"ring_size": 100}})", {}, "driver.ring_size", "100"},
+    {R"({"driver": {"ring_size": 4092}})", {}, "driver.ring_size", "4092"},
+    {R"({"nic": {"pba_rx_kb": 60}, "packet": {"size": 9000}})", {}, "packet.size", "9000"},
+    {R"({"nic": {"pba_rx_kb": 56}, "packet": {"size": 8113}})", {}, "packet.size", "8113"},
+    {R"({"nic": {"pba_rx_kb": 64}})", {}, "nic.pba_rx_kb", "64"},
+    {R"({"pktgen": {"ports": 2}})", {}, "pktgen.ports", "2"},
+    {R"({"pktgen": {"ports": 2}, "nic": {"model": "82544"}})", {}, "pktgen.ports", "2"},
+    {R"({"simulation": {"min_window_us": 5000, "max_window_us": 1000}})", {},
+     "simulation.min_window_us", "5000"},
+    {R"({"nic": {"preload_packets": 3, "preload_bytes": 0}})", {}, "nic.preload_bytes", "0"},
+    {R"({"nic": {"preload_packets": 1000, "preload_bytes": 1000}})", {}, "nic.preload_packets",
+     "1000"},
+};
+
+std::vector<std::string> problems_of(const BadInput& bad) {
+    try {
+        Scenario::from_json(json::parse(bad.scenario), "test", bad.sets);
+    } catch (const ScenarioError& e) {
+        return e.problems();
+    }
+    return {};
+}
+
+std::string write_temp(const std::string& text) {
+    char name[] = "/tmp/pcisim-bad-XXXXXX";
+    int fd = mkstemp(name);
+    REQUIRE(fd >= 0);
+    close(fd);
+    std::ofstream(name) << text;
+    return name;
+}
+
+}  // namespace
+
+TEST_CASE("every bad input names its JSON path, its value and what was expected") {
+    REQUIRE(kBadInputs.size() >= 30);
+    for (const auto& bad : kBadInputs) {
+        INFO("scenario " << bad.scenario);
+        std::vector<std::string> p = problems_of(bad);
+        REQUIRE(p.size() == 1);
+        INFO("problem: " << p[0]);
+        CHECK(p[0].rfind(std::string(bad.path) + ": ", 0) == 0);
+        CHECK(p[0].find(bad.value) != std::string::npos);
+        CHECK(p[0].find('\n') == std::string::npos);
+        bool says_expected = p[0].find("expected") != std::string::npos ||
+                             p[0].find("did you mean") != std::string::npos;
+        CHECK(says_expected);
+    }
+}
+
+TEST_CASE("a combination error names what the value must be") {
+    auto fifo =
+        problems_of({R"({"nic": {"pba_rx_kb": 56}, "packet": {"size": 8113}})", {}, "", ""});
+    REQUIRE(fifo.size() == 1);
+    // 64 - 56 = 8 KB of TX FIFO less 80 bytes.
+    CHECK(fifo[0].find("expected at most 8112") != std::string::npos);
+    CHECK(problems_of({R"({"nic": {"pba_rx_kb": 56}, "packet": {"size": 8112}})", {}, "", ""})
+              .empty());
+    auto ring = problems_of({R"({"driver": {"ring_size": 100}})", {}, "", ""});
+    REQUIRE(ring.size() == 1);
+    CHECK(ring[0].find("multiple of 8") != std::string::npos);
+    CHECK(problems_of({R"({"pktgen": {"ports": 2}, "nic": {"model": "82546"}})", {}, "", ""})
+              .empty());
+}
+
+TEST_CASE("an unknown key's message suggests the nearest valid key") {
+    auto p = problems_of({R"({"nic": {"modle": "82544"}})", {}, "", ""});
+    REQUIRE(p.size() == 1);
+    CHECK(p[0] == "nic.modle: unknown key; did you mean \"nic.model\"?");
+}
+
+TEST_CASE("several problems are all reported, one line each") {
+    auto p = problems_of({R"({"bus": {"width_bits": 48, "clock_mhzz": 66},
+                              "driver": {"notxints": 1}, "cpu": {"clock_mhz": 0}})",
+                          {}, "", ""});
+    REQUIRE(p.size() == 4);
+    CHECK(p[0].rfind("bus.clock_mhzz: ", 0) == 0);
+    CHECK(p[1].rfind("bus.width_bits: ", 0) == 0);
+    CHECK(p[2].rfind("cpu.clock_mhz: ", 0) == 0);
+    CHECK(p[3].rfind("driver.notxints: ", 0) == 0);
+}
+
+TEST_CASE("malformed JSON names the file, line and column") {
+    struct Malformed {
+        const char* text;
+        const char* where;
+    };
+    const std::vector<Malformed> cases = {
+        {"{\n  \"bus\": {\"clock_mhz\": 33,}\n}\n", ":2:27:"},  // trailing comma
+        {"{\"bus\": }", ":1:9:"},                                // missing value
+        {"{\n\n  \"nic\" \"model\"\n}", ":3:15:"},  // missing colon: at the end of \"model\"
+        {"", ":1:1:"},                                           // empty file
+    };
+    for (const auto& m : cases) {
+        std::string file = write_temp(m.text);
+        try {
+            Scenario::load(file);
+            FAIL("no error for " << m.text);
+        } catch (const ScenarioError& e) {
+            REQUIRE(e.problems().size() == 1);
+            INFO(e.problems()[0]);
+            CHECK(e.problems()[0].rfind(file + m.where + " malformed JSON", 0) == 0);
+        }
+        std::remove(file.c_str());
+    }
+}
+
+TEST_CASE("pcisim check exits 2 with one line per problem and runs nothing") {
+    const char* bin = std::getenv("PCISIM_BINARY");
+    REQUIRE(bin);
+    std::string file = write_temp(R"({"bus": {"kind": "pci", "clock_mhz": 133},
+                                      "driver": {"ring_size": 100}})");
+    std::string err = file + ".err";
+    int status = std::system((std::string(bin) + " check " + file + " 2>" + err).c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 2);
+    std::ifstream in(err);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].rfind("pcisim: bus.clock_mhz: 133", 0) == 0);
+    CHECK(lines[1].rfind("pcisim: driver.ring_size: 100", 0) == 0);
+    std::remove(file.c_str());
+    std::remove(err.c_str());
+}
