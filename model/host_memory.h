@@ -4,15 +4,16 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
 
 namespace pcisim {
 
 class HostMemory {
 public:
-    explicit HostMemory(std::uint64_t bytes) : bytes_(bytes, 0) {}
+    explicit HostMemory(std::uint64_t bytes);
 
-    std::uint64_t size() const { return bytes_.size(); }
+    std::uint64_t size() const { return size_; }
     void read(std::uint64_t addr, void* out, std::uint64_t n) const;
     void write(std::uint64_t addr, const void* in, std::uint64_t n);
     std::uint32_t read32(std::uint64_t addr) const;
@@ -23,7 +24,14 @@ public:
 
 private:
     void check(std::uint64_t addr, std::uint64_t n) const;
-    std::vector<std::uint8_t> bytes_;
+    struct Free {
+        void operator()(std::uint8_t* p) const { std::free(p); }
+    };
+    // calloc, not a zero-filled vector: a large calloc maps zero pages that the kernel fills
+    // only when touched, so a run pays (in start-up time and RSS) only for the few megabytes
+    // of rings and buffers it uses, not for all of host.memory_mib.
+    std::unique_ptr<std::uint8_t[], Free> bytes_;
+    std::uint64_t size_;
 };
 
 }  // namespace pcisim

@@ -85,6 +85,7 @@ int PciBus::attach_master(BusMaster* master, const MasterConfig& config) {
     if (m.config.latency_timer_clocks == 0)
         m.config.latency_timer_clocks = config_.latency_timer_clocks;
     masters_.push_back(std::move(m));
+    requesting_now_.push_back(false);
     arbiter_.add_master();
     return static_cast<int>(masters_.size()) - 1;
 }
@@ -171,23 +172,31 @@ Picos PciBus::data_start_clock(const TargetOffer& offer, bool read) const {
     return first + offer.initial_wait_clocks;
 }
 
+// After a transaction, or when nobody could be granted: arbitrate in the next delta cycle if a
+// master is waiting already (requests other processes make at this instant compete too), else
+// when the first master backing off after a retry comes back, else not until a new request.
+// This spares the bus an activation that would find nobody to grant after most retries.
+void PciBus::schedule_arbitration() {
+    Picos now = now_ps();
+    Picos next = 0;
+    for (const auto& m : masters_) {
+        if (!m.requesting) continue;
+        if (m.request_time <= now) return arbitrate_event_.notify(sc_core::SC_ZERO_TIME);
+        if (next == 0 || m.request_time < next) next = m.request_time;
+    }
+    if (next) arbitrate_event_.notify(ps(next - now));
+}
+
 void PciBus::on_arbitrate() {
     if (busy_) return;
     Picos now = now_ps();
-    std::vector<bool> requesting(masters_.size(), false);
+    std::vector<bool>& requesting = requesting_now_;
     bool any = false;
     for (std::size_t i = 0; i < masters_.size(); ++i) {
         requesting[i] = masters_[i].requesting && masters_[i].request_time <= now;
         any = any || requesting[i];
     }
-    if (!any) {
-        // Masters backing off after a retry come back later.
-        Picos next = 0;
-        for (const auto& m : masters_)
-            if (m.requesting && (next == 0 || m.request_time < next)) next = m.request_time;
-        if (next) arbitrate_event_.notify(ps(next - now));
-        return;
-    }
+    if (!any) return schedule_arbitration();
     int winner = arbiter_.pick(requesting);
     MasterState& m = masters_[winner];
     Picos start = std::max(bus_free_, align_up(now));
@@ -437,7 +446,7 @@ void PciBus::on_transaction_end() {
         }
     }
     if (!m.queue.empty()) request_bus(t.master, t.end);
-    arbitrate_event_.notify(sc_core::SC_ZERO_TIME);
+    schedule_arbitration();
 }
 
 void PciBus::deliver_split(int requester, std::uint64_t tag, std::uint32_t bytes, Picos when) {
