@@ -24,6 +24,8 @@ const char* kUsage =
     "                                                    fit pps = B/(s+k) per regime\n"
     "  explain SCENARIO [--set KEY=VALUE ...] [--json OUT] [--window START_US:END_US]\n"
     "        [--vcd FILE] [--trace FILE]                  where the time of a packet goes\n"
+    "  bench [--case ID ...] [--packets N1,N2,...] [--runs R] [--json OUT]\n"
+    "                                                    how fast the simulator runs\n"
     "Run 'pcisim COMMAND --help' for a command's options.\n";
 
 }  // namespace
@@ -40,6 +42,7 @@ int sc_main(int argc, char* argv[]) {
         {"fit", pcisim::cli::fit},
         {"validate", pcisim::cli::validate},
         {"explain", pcisim::cli::explain},
+        {"bench", pcisim::cli::bench},
     };
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
         std::cout << kUsage;

@@ -343,6 +343,18 @@ json Simulation::run() {
     }
 }
 
+std::uint64_t Simulation::run_frames(std::uint64_t frames) {
+    if (!parts_->nic) throw std::logic_error("run_frames: the scenario has no NIC (nic.enabled)");
+    Picos batch = ns_to_ps(scenario_.number("simulation.batch_us") * 1000);
+    auto sent = [this] {
+        std::uint64_t n = 0;
+        for (const auto& f : parts_->frames) n += f.frames;
+        return n;
+    };
+    while (sent() < frames) advance(batch);
+    return sent();
+}
+
 json Simulation::results(double window_us, double last_change) const {
     const Parts& p = *parts_;
     double window_s = window_us * 1e-6;

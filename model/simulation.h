@@ -3,6 +3,7 @@
 // Simulation per process.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -21,6 +22,9 @@ public:
 
     // Warm-up, then batches until the measured rate is stable; the results as JSON.
     nlohmann::json run();
+    // For benchmarks: simulates from time zero, in batches of simulation.batch_us, until at
+    // least `frames` frames have left the wire; returns the frames sent (warm-up not discarded).
+    std::uint64_t run_frames(std::uint64_t frames);
     // Records the bus and the NIC/CPU steps while the recording's window is open; run() goes
     // on at least until the window has closed.  Call before run().
     void attach_recorder(Recording& recording);

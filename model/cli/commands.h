@@ -23,6 +23,8 @@ int fit(const Args& args);
 // pcisim explain SCENARIO [--set K=V ...] [--json OUT] [--window START_US:END_US] [--vcd FILE]
 //                [--trace FILE]
 int explain(const Args& args);
+// pcisim bench [--case ID ...] [--packets N1,N2,...] [--runs R] [--json OUT]
+int bench(const Args& args);
 
 // Prints every problem of a scenario error to stderr, one line each.
 int report_scenario_error(const std::exception& e);
