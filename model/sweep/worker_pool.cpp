@@ -55,6 +55,33 @@ private:
     struct sigaction old_int_ {}, old_term_ {};
 };
 
+// SIGCHLD blocked for its lifetime, so that the pool can sleep until a worker ends
+// (wait_for_worker) instead of polling: a sweep point takes only a few milliseconds, and a
+// polling interval would be a large share of it.
+class ChildSignal {
+public:
+    ChildSignal() {
+        sigemptyset(&chld_);
+        sigaddset(&chld_, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &chld_, &old_);
+    }
+    ~ChildSignal() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
+    ChildSignal(const ChildSignal&) = delete;
+    ChildSignal& operator=(const ChildSignal&) = delete;
+
+    // Returns when a worker has ended (SIGCHLD pending, even from before the call), a stop
+    // signal arrived (EINTR), or after 50 ms, so that per-job time limits are still checked.
+    void wait_for_worker() const {
+        timespec limit{0, 50'000'000};
+        sigtimedwait(&chld_, nullptr, &limit);
+    }
+    // Workers start with the signal mask the parent had before the pool.
+    void restore_in_child() const { sigprocmask(SIG_SETMASK, &old_, nullptr); }
+
+private:
+    sigset_t chld_, old_;
+};
+
 struct Running {
     std::size_t job;
     Clock::time_point started;
@@ -85,10 +112,12 @@ struct JobFiles {
           log(dir / ("job-" + std::to_string(job) + ".log")) {}
 };
 
-[[noreturn]] void child_main(const Job& job, std::size_t index, const JobFiles& files) {
+[[noreturn]] void child_main(const Job& job, std::size_t index, const JobFiles& files,
+                             const ChildSignal& chld) {
     // The parent decides what an interruption means; a worker just ends.
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    chld.restore_in_child();
     int devnull = open("/dev/null", O_WRONLY);
     int log = open(files.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
@@ -158,6 +187,7 @@ std::size_t default_parallelism() {
 bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
               const OnDone& on_done) {
     StopSignals signals;
+    ChildSignal chld;
     fs::path dir = make_scratch_dir();
     std::map<pid_t, Running> running;
     std::size_t next = 0;
@@ -170,7 +200,7 @@ bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
             std::cerr.flush();
             std::fflush(nullptr);
             pid_t pid = fork();
-            if (pid == 0) child_main(job, next, files);
+            if (pid == 0) child_main(job, next, files, chld);
             if (pid < 0) {
                 on_done(next, {false, {}, std::string("fork failed: ") + std::strerror(errno)});
             } else {
@@ -199,7 +229,7 @@ bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
             }
             ++it;
         }
-        if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (!reaped) chld.wait_for_worker();
     }
     const bool interrupted = g_stop;
     for (const auto& [pid, r] : running) {
