@@ -24,8 +24,12 @@ Mac::Mac(sc_core::sc_module_name name, unsigned port, const E1000Params& params,
 }
 
 void Mac::enqueue(std::vector<std::uint8_t> frame) {
+    // Only an idle MAC needs waking.  While a frame is on the wire, or frames wait for the end
+    // of the inter-packet gap, a wake-up is already armed and the MAC looks at the queue then; a
+    // wake now would only re-arm it (about one activation per frame at full load).
+    bool idle = !sending_ && queue_.empty();
     queue_.push_back(std::move(frame));
-    wake_.notify(sc_core::SC_ZERO_TIME);
+    if (idle) wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Mac::set_enabled(bool on) {
