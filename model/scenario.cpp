@@ -48,6 +48,7 @@ std::string schema_form(const std::string& path) {
         if (path[i] == '[') {
             out += "[]";
             i = path.find(']', i);
+            if (i == std::string::npos) break;  // "a[1" (no "]"): nothing after the index
         } else if (path[i] == '.' && i + 1 < path.size() && std::isdigit(static_cast<unsigned char>(path[i + 1]))) {
             out += "[]";
             while (i + 1 < path.size() && std::isdigit(static_cast<unsigned char>(path[i + 1]))) ++i;

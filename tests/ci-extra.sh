@@ -3,20 +3,20 @@
 # UndefinedBehaviorSanitizer, then a bounded libFuzzer run on the scenario loader and the
 # --set/--vary parsers.  One clang build serves both (PCISIM_SANITIZE + PCISIM_FUZZ).
 #
-#   bash tests/ci-extra.sh [BUILD_DIR]        (default: build-sanitize)
+#   bash tests/ci-extra.sh [BUILD_DIR]        (default: build/sanitize)
 #   PCISIM_FUZZ_SECONDS=N                     fuzzing time (default 30)
 #
 # A crash found by the fuzzer is left as BUILD_DIR/fuzz-crash-*: fix it, then keep the input
 # in tests/fuzz/crashers/ so the test suite replays it from then on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build-sanitize}
+build=${1:-build/sanitize}
 fuzz_seconds=${PCISIM_FUZZ_SECONDS:-30}
 
 # SystemC runs each SC_THREAD on a coroutine stack of its own (QuickThreads) that ASan does not
-# know: its fake stacks for use-after-return would be torn across the switches, so that check
-# is off (detect_stack_use_after_return=0).  Every other ASan and UBSan check stays on, and any
-# report fails the run.
+# know: use-after-return fake stacks would be torn across the switches, so that check is off,
+# and the build has no stack redzones (CMakeLists.txt says why).  Every other ASan and UBSan
+# check stays on, and any report fails the run.
 export ASAN_OPTIONS=detect_stack_use_after_return=0:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 

@@ -111,7 +111,8 @@ TEST_CASE("nothing is recorded outside the window, however long the run") {
     CHECK(!trace.empty());
     CHECK(trace == slurp("window-long.json"));
     CHECK(slurp("window-short.vcd") == slurp("window-long.vcd"));
-    for (const auto& e : json::parse(trace)["traceEvents"]) {
+    const json events = json::parse(trace)["traceEvents"];  // not a range over a temporary's member
+    for (const auto& e : events) {
         if (!e.contains("ts")) continue;
         double ts = e["ts"];
         double end = ts + e.value("dur", 0.0);

@@ -13,5 +13,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
 }
 
-// libsystemc refers to sc_main; the loader never starts a simulation.
-int sc_main(int, char**) { return 0; }
+// libsystemc refers to sc_main (C linkage, as SystemC declares it); the loader never starts a
+// simulation.
+extern "C" int sc_main(int, char**) { return 0; }
