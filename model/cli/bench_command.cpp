@@ -26,6 +26,7 @@
 #include <systemc>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "scenario.h"
 #include "simulation.h"
 
@@ -252,12 +253,7 @@ int bench(const Args& args) {
     std::vector<std::uint64_t> sizes;
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(args).options(opts).run(), vm);
-        if (vm.count("help")) {
-            std::cout << opts << "\n";
-            return 0;
-        }
-        po::notify(vm);
+        if (!parse_options(args, opts, vm)) return 0;
         sizes = parse_sizes(packets);
         if (runs == 0) throw po::error("--runs must be at least 1");
         for (const auto& id : only) {

@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "fit/curve_fit.h"
 #include "fit/sweep_curves.h"
 
@@ -48,12 +49,7 @@ int fit(const Args& args) {
     pos.add("sweep", 1);
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-        if (vm.count("help")) {
-            std::cout << opts << "\n";
-            return 0;
-        }
-        po::notify(vm);
+        if (!parse_options(args, opts, vm, &pos)) return 0;
         if (vm.count("bus-bytes-per-s")) {
             if (!(bus_rate > 0))
                 throw po::error("--bus-bytes-per-s " + std::to_string(bus_rate) +

@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/recording_options.h"
 #include "scenario.h"
 #include "schema.h"
@@ -40,12 +41,7 @@ ScenarioArgs parse(const Args& args, bool with_json, const char* usage) {
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-    if (vm.count("help")) {
-        std::cout << opts << "\n";
-        std::exit(0);
-    }
-    po::notify(vm);
+    if (!parse_options(args, opts, vm, &pos)) std::exit(0);
     return a;
 }
 

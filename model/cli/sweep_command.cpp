@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "scenario.h"
 #include "simulation.h"
 #include "sweep/progress.h"
@@ -60,12 +61,7 @@ SweepArgs parse_sweep_args(const Args& args) {
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-    if (vm.count("help")) {
-        std::cout << opts << "\n";
-        std::exit(0);
-    }
-    po::notify(vm);
+    if (!parse_options(args, opts, vm, &pos)) std::exit(0);
     if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
     if (vm.count("jobs") && a.jobs == 0) throw po::error("-j 0: expected at least 1 worker");
     if (a.timeout_s < 0) throw po::error("--timeout-s: expected seconds >= 0");

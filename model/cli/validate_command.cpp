@@ -10,6 +10,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "scenario.h"
 #include "simulation.h"
 #include "sweep/worker_pool.h"
@@ -71,12 +72,7 @@ int validate(const Args& args) {
         "also simulate the driver variants on every platform (the predictions section)");
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(args).options(opts).run(), vm);
-        if (vm.count("help")) {
-            std::cout << opts << "\n";
-            return 0;
-        }
-        po::notify(vm);
+        if (!parse_options(args, opts, vm)) return 0;
     } catch (const po::error& e) {
         std::cerr << "pcisim validate: " << e.what() << "\n";
         return 2;

@@ -189,9 +189,20 @@ void E1000Driver::free_descriptor(unsigned i) {
     cpu_.memory().write(desc_addr(i), &zero, sizeof zero);
 }
 
+unsigned E1000Driver::free_packet(unsigned first, unsigned eop) {
+    unsigned i = first;
+    for (bool last = false; !last;) {
+        last = i == eop;
+        free_descriptor(i);
+        if (++i == options_.ring_size) i = 0;
+    }
+    cpu_.charge(cpu_.costs().clean_per_packet);
+    ++counters_.cleaned;
+    return i;
+}
+
 bool E1000Driver::clean_tx_irq() {
     HostMemory& mem = cpu_.memory();
-    const CpuCosts& c = cpu_.costs();
     bool cleaned = false;
     unsigned i = next_to_clean_;
     while (i != next_to_use_) {
@@ -199,13 +210,7 @@ bool E1000Driver::clean_tx_irq() {
         TxDescriptor d;
         mem.read(desc_addr(eop), &d, sizeof d);
         if (!(d.status & kStaDd)) break;
-        for (bool last = false; !last;) {
-            last = i == eop;
-            free_descriptor(i);
-            if (++i == options_.ring_size) i = 0;
-        }
-        cpu_.charge(c.clean_per_packet);
-        ++counters_.cleaned;
+        i = free_packet(i, eop);
         cleaned = true;
     }
     next_to_clean_ = i;
@@ -213,7 +218,6 @@ bool E1000Driver::clean_tx_irq() {
 }
 
 bool E1000Driver::clean_tx_to(unsigned hw_head) {
-    const CpuCosts& c = cpu_.costs();
     bool cleaned = false;
     unsigned i = next_to_clean_;
     // Every descriptor before the hardware head has been fetched and its data sent to the
@@ -223,13 +227,7 @@ bool E1000Driver::clean_tx_to(unsigned hw_head) {
         unsigned span = (eop + options_.ring_size - i) % options_.ring_size;
         unsigned avail = (hw_head + options_.ring_size - i) % options_.ring_size;
         if (span >= avail) break;
-        for (bool last = false; !last;) {
-            last = i == eop;
-            free_descriptor(i);
-            if (++i == options_.ring_size) i = 0;
-        }
-        cpu_.charge(c.clean_per_packet);
-        ++counters_.cleaned;
+        i = free_packet(i, eop);
         cleaned = true;
     }
     next_to_clean_ = i;

@@ -69,6 +69,7 @@ private:
     bool clean_tx_irq();                     // by DD bits in host memory
     bool clean_tx_to(unsigned hw_head);      // notxints: by the TDH the timer read
     void free_descriptor(unsigned i);
+    unsigned free_packet(unsigned first, unsigned eop);  // returns the slot after eop
     void write_tdt();
     void wake_if_cleaned(bool cleaned);
     std::uint64_t desc_addr(unsigned i) const { return ring_base_ + 16ull * i; }
