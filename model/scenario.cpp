@@ -219,20 +219,7 @@ json parse_file(const std::string& file) {
     if (!in) throw ScenarioError({file + ": cannot be read"});
     std::stringstream buf;
     buf << in.rdbuf();
-    std::string text = buf.str();
-    try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        std::size_t byte = std::min<std::size_t>(e.byte ? e.byte - 1 : 0, text.size());
-        std::size_t line = 1 + std::count(text.begin(), text.begin() + byte, '\n');
-        std::size_t line_start = text.rfind('\n', byte ? byte - 1 : 0);
-        std::size_t column = line_start == std::string::npos ? byte + 1 : byte - line_start;
-        std::string what = e.what();
-        std::size_t cut = what.find("syntax error");
-        throw ScenarioError({file + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                             ": malformed JSON: " +
-                             (cut == std::string::npos ? what : what.substr(cut))});
-    }
+    return parse_scenario_text(buf.str(), file);
 }
 
 // Splits "a.b[2].c" / "a.b.2.c" into keys and indices.
@@ -256,6 +243,25 @@ bool all_digits(const std::string& s) {
 }
 
 }  // namespace
+
+json parse_scenario_text(const std::string& text, const std::string& origin) {
+    try {
+        return json::parse(text);
+    } catch (const json::parse_error& e) {
+        std::size_t byte = std::min<std::size_t>(e.byte ? e.byte - 1 : 0, text.size());
+        std::size_t line = 1 + std::count(text.begin(), text.begin() + byte, '\n');
+        std::size_t line_start = text.rfind('\n', byte ? byte - 1 : 0);
+        std::size_t column = line_start == std::string::npos ? byte + 1 : byte - line_start;
+        std::string what = e.what();
+        std::size_t cut = what.find("syntax error");
+        throw ScenarioError({origin + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                             ": malformed JSON: " +
+                             (cut == std::string::npos ? what : what.substr(cut))});
+    } catch (const json::exception& e) {
+        // Well-formed but unusable, e.g. a number too large for a double (1e999).
+        throw ScenarioError({origin + ": unusable JSON: " + std::string(e.what())});
+    }
+}
 
 json parse_value(const std::string& text) {
     try {

@@ -51,6 +51,8 @@ private:
 
 // Applies "key.path=value" to a JSON document (creating objects on the way).
 void apply_override(nlohmann::json& doc, const std::string& assignment);
+// Parses a scenario's text; malformed JSON is a ScenarioError naming origin:line:column.
+nlohmann::json parse_scenario_text(const std::string& text, const std::string& origin);
 // Parses a value as JSON, or takes it as a plain string when it is not JSON.
 nlohmann::json parse_value(const std::string& text);
 

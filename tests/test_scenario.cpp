@@ -88,3 +88,18 @@ TEST_CASE("a scenario's values win over the platform it names") {
     CHECK(s.number("bus.clock_mhz") == 66);
     CHECK(s.count("masters") == 2);
 }
+
+TEST_CASE("a number too large for a double is a scenario error, not a crash") {
+    std::string path = "overflow-test.json";
+    {
+        std::ofstream f(path);
+        f << "{\"bus\": {\"clock_mhz\": 1e999}}\n";
+    }
+    try {
+        Scenario::load(path);
+        FAIL("no error");
+    } catch (const ScenarioError& e) {
+        CHECK(e.problems().at(0).find(path + ": unusable JSON") == 0);
+    }
+    std::remove(path.c_str());
+}

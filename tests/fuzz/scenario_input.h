@@ -15,14 +15,8 @@
 namespace pcisim::fuzz {
 
 inline void load_scenario(const std::string& text, const std::vector<std::string>& sets) {
-    nlohmann::json doc;
     try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error&) {
-        return;  // the loader reports these with line and column (tested elsewhere)
-    }
-    try {
-        Scenario::from_json(std::move(doc), "fuzz.json", sets);
+        Scenario::from_json(parse_scenario_text(text, "fuzz.json"), "fuzz.json", sets);
     } catch (const ScenarioError&) {
     }
 }
