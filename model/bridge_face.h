@@ -2,10 +2,10 @@
 //
 // As a target it claims every address not decoded by a device (host memory): posted writes are
 // taken at once; reads go up the MemoryPath.  Conventional PCI reads are delayed transactions
-// (PCI 3.0 3.3.3.3): the first attempt is retried while the bridge fetches up to its prefetch
-// size, a retry after that gets the data and a disconnect at the end of the buffer.  With
-// read_response "wait" the bridge instead holds TRDY# when the data will be there within the
-// initial-latency limit (16 clocks, PCI 3.0 3.5.1.1).  PCI-X reads get a split response and the
+// (PCI 3.0 3.3.3.3): the bridge fetches its prefetch buffer and retries the master until the
+// first cache line is in; a retry after that gets the data as the lines arrive and a disconnect
+// at the end of the buffer.  With read_response "wait" the bridge instead holds TRDY# when the
+// first line will be there within the initial-latency limit (16 clocks, PCI 3.0 3.5.1.1).  PCI-X reads get a split response and the
 // data comes back as split completions (PCI-X 2.0 2.10), in chunks of completion_chunk_bytes.
 //
 // As a master it carries CPU register accesses down to the devices on the segment.
