@@ -9,37 +9,25 @@
 
 #include "scenario.h"
 #include "simulation.h"
+#include "test_support.h"
 
 using namespace pcisim;
 using nlohmann::json;
+using pcisim::test::scenario_path;
+using pcisim::test::slurp;
 
 namespace {
-
-std::string scenario_path(const std::string& name) {
-    return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + name + ".json";
-}
 
 // Runs exactly `us` of simulated time after exactly `warmup_us`, as one measurement window.
 json run(const std::string& name, std::vector<std::string> sets, double us = 2000,
          double warmup_us = 300) {
-    sets.push_back("simulation.warmup_us=" + std::to_string(warmup_us));
-    sets.push_back("simulation.max_warmup_us=" + std::to_string(warmup_us));
-    sets.push_back("simulation.batch_us=" + std::to_string(us));
-    sets.push_back("simulation.min_window_us=" + std::to_string(us));
-    sets.push_back("simulation.max_window_us=" + std::to_string(us));
+    for (auto& o : test::fixed_window(us, warmup_us)) sets.push_back(o);
     Scenario s = Scenario::load(scenario_path(name), sets);
     Simulation sim(s);
     return sim.run();
 }
 
 double wire_pps(double size) { return 125e6 / (size + 24); }
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream b;
-    b << in.rdbuf();
-    return b.str();
-}
 
 }  // namespace
 

@@ -6,15 +6,13 @@
 #include "explain/recording.h"
 #include "scenario.h"
 #include "simulation.h"
+#include "test_support.h"
 
 using namespace pcisim;
 using nlohmann::json;
+using pcisim::test::scenario_path;
 
 namespace {
-
-std::string scenario_path(const std::string& name) {
-    return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + name + ".json";
-}
 
 // Simulates the scenario, recording [from_us, to_us], and explains that window.
 json explain_window(const std::string& name, std::vector<std::string> sets, double from_us,

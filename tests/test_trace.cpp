@@ -12,27 +12,19 @@
 #include "explain/trace_writer.h"
 #include "scenario.h"
 #include "simulation.h"
+#include "test_support.h"
 
 using namespace pcisim;
 using nlohmann::json;
+using pcisim::test::scenario_path;
+using pcisim::test::slurp;
 
 namespace {
-
-std::string scenario_path(const std::string& name) {
-    return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + name + ".json";
-}
 
 std::vector<std::string> short_run(double window_us) {
     return {"simulation.warmup_us=300", "simulation.batch_us=" + std::to_string(window_us),
             "simulation.min_window_us=" + std::to_string(window_us),
             "simulation.max_window_us=" + std::to_string(window_us)};
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream b;
-    b << in.rdbuf();
-    return b.str();
 }
 
 }  // namespace
