@@ -24,20 +24,27 @@ Scenario platform(const std::string& extra = "") {
                  "mmio_down_ns": 100, "mmio_up_ns": 100}, "bridges": [)" + extra + "]}"),
                                "test");
 }
+// CPU -> host bridge (100 ns each way) -> PCI 32/33 -> a register target at 0xf0000000.
+struct MmioPath {
+    Scenario s = platform();
+    HostBridge host{"host", s};
+    PciBus bus{"bus", bus_config(BusKind::Pci, 32, 33)};
+    BridgeFace face{"face", FaceConfig{}, bus, host};
+    FixedTarget nic;
+    MmioPath() {
+        host.route_mmio(&face, host.mmio_down_latency(), host.mmio_up_latency());
+        nic.answer.devsel = Devsel::Medium;
+        bus.attach_target(&nic, 0xf0000000, 0x20000);
+    }
+};
 }  // namespace
 
-TEST_CASE("a register read stalls for the whole round trip; a posted write does not") {
-    Scenario s = platform();
-    HostBridge host("host", s);
-    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
-    FaceConfig fc;
-    BridgeFace face("face", fc, bus, host);
-    host.route_mmio(&face, host.mmio_down_latency(), host.mmio_up_latency());
-    FixedTarget nic;
-    nic.answer.devsel = Devsel::Medium;
+TEST_CASE("a register read stalls the CPU for the whole round trip") {
+    MmioPath path;
+    HostBridge& host = path.host;
+    FixedTarget& nic = path.nic;
     nic.answer.initial_wait_clocks = 2;
     nic.read_value = 0xabcd;
-    bus.attach_target(&nic, 0xf0000000, 0x20000);
     CpuSide cpu;
     host.mmio_read(0xf00000c0, &cpu, 1);
     sc_core::sc_start();
@@ -50,17 +57,11 @@ TEST_CASE("a register read stalls for the whole round trip; a posted write does 
 }
 
 TEST_CASE("a posted register write reaches the device after the path down and one transaction") {
-    Scenario s = platform();
-    HostBridge host("host", s);
-    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
-    FaceConfig fc;
-    BridgeFace face("face", fc, bus, host);
-    host.route_mmio(&face, host.mmio_down_latency(), host.mmio_up_latency());
-    FixedTarget nic;
-    nic.answer.devsel = Devsel::Medium;
-    bus.attach_target(&nic, 0xf0000000, 0x20000);
+    MmioPath path;
+    HostBridge& host = path.host;
+    FixedTarget& nic = path.nic;
     TransactionLog log;
-    log.attach(bus);
+    log.attach(path.bus);
     host.mmio_write(0xf0003818, 42);
     sc_core::sc_start();
     REQUIRE(nic.seen.size() == 1);
