@@ -151,9 +151,10 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
     // The data streams out as its cache lines come in, once the first one is here.
     const DelayedRead* d = find_delayed(t.master);
     if (d && d->addr == t.addr) {
-        if (d->first_ready > start)
+        if (d->first_ready > start) {
             o.kind = TargetOffer::Retry;
-        else
+            o.retry_until = d->first_ready;  // complete() leaves a latched read alone
+        } else
             pace(o, *d);
         return o;
     }

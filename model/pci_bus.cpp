@@ -106,7 +106,7 @@ BusTarget* PciBus::decode(std::uint64_t addr) const {
 }
 
 PciBus::Request PciBus::make_request(BusCommand command, std::uint64_t addr, std::uint32_t bytes,
-                                     std::uint64_t tag, std::uint32_t dword, int requester) {
+                                     std::uint64_t tag, std::uint32_t dword, int requester) const {
     Request r;
     r.command = command;
     r.addr = addr;
@@ -114,25 +114,28 @@ PciBus::Request PciBus::make_request(BusCommand command, std::uint64_t addr, std
     r.tag = tag;
     r.dword = dword;
     r.requester = requester;
-    r.stats.issued = now_ps();
+    r.stats.issued = now_;
     return r;
 }
 
 void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) {
+    enter(now_ps());
     Request r = make_request(BusCommand::MemRead, addr, bytes, tag, 0, -1);
     masters_.at(master).queue.push_back(r);
-    request_bus(master, now_ps());
+    request_bus(master, now_);
 }
 
 void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
                    std::uint32_t dword) {
+    enter(now_ps());
     Request r = make_request(BusCommand::MemWrite, addr, bytes, tag, dword, -1);
     masters_.at(master).queue.push_back(r);
-    request_bus(master, now_ps());
+    request_bus(master, now_);
 }
 
 void PciBus::split_completion(int completer, int requester, std::uint64_t requester_tag,
                               std::uint32_t bytes) {
+    enter(now_ps());
     const auto& waiting = masters_.at(requester).waiting_splits;
     auto it = std::find_if(waiting.begin(), waiting.end(),
                            [&](const Request& r) { return r.tag == requester_tag; });
@@ -141,7 +144,7 @@ void PciBus::split_completion(int completer, int requester, std::uint64_t reques
     Request r = make_request(BusCommand::SplitCompletion, it->addr + it->done, bytes,
                              requester_tag, 0, requester);
     masters_.at(completer).queue.push_back(r);
-    request_bus(completer, now_ps());
+    request_bus(completer, now_);
 }
 
 std::uint32_t PciBus::phases(std::uint64_t addr, std::uint32_t bytes, unsigned width) const {
@@ -156,8 +159,7 @@ void PciBus::request_bus(int master, Picos at) {
     if (busy_) {
         maybe_preempt(m.request_time);
     } else {
-        Picos now = now_ps();
-        arbitrate_event_.notify(ps(m.request_time > now ? m.request_time - now : 0));
+        notify_arbitrate(std::max(m.request_time, now_));
     }
 }
 
@@ -177,19 +179,26 @@ Picos PciBus::data_start_clock(const TargetOffer& offer, bool read) const {
 // when the first master backing off after a retry comes back, else not until a new request.
 // This spares the bus an activation that would find nobody to grant after most retries.
 void PciBus::schedule_arbitration() {
-    Picos now = now_ps();
     Picos next = 0;
     for (const auto& m : masters_) {
         if (!m.requesting) continue;
-        if (m.request_time <= now) return arbitrate_event_.notify(sc_core::SC_ZERO_TIME);
+        if (m.request_time <= now_) return notify_arbitrate(now_);
         if (next == 0 || m.request_time < next) next = m.request_time;
     }
-    if (next) arbitrate_event_.notify(ps(next - now));
+    if (next) notify_arbitrate(next);
 }
 
 void PciBus::on_arbitrate() {
+    now_ = now_ps();
+    if (ahead_) run_ahead_to(now_, false);  // the loop's attempts before this one
+    if (ahead_) throw std::logic_error(std::string(name()) + ": run-ahead out of step");
+    arb_pending_ = kNever;
+    arbitrate();
+}
+
+void PciBus::arbitrate() {
     if (busy_) return;
-    Picos now = now_ps();
+    Picos now = now_;
     std::vector<bool>& requesting = requesting_now_;
     bool any = false;
     for (std::size_t i = 0; i < masters_.size(); ++i) {
@@ -337,8 +346,22 @@ Picos PciBus::phase_end(std::uint64_t phase_count) const {
 
 void PciBus::set_end(Picos end) {
     scheduled_end_ = end;
+    notify_end(end);
+}
+
+// SystemC keeps the earliest of several notifications of one event; a delta notification
+// (at == now) beats any timed one.
+void PciBus::notify_arbitrate(Picos at) {
+    if (at >= arb_pending_) return;
+    arb_pending_ = at;
+    if (!replaying_) arbitrate_event_.notify(ps(at - now_));
+}
+
+void PciBus::notify_end(Picos at) {
+    end_pending_ = at;
+    if (replaying_) return;
     end_event_.cancel();
-    end_event_.notify(ps(end - now_ps()));
+    end_event_.notify(ps(at - now_));
 }
 
 // GNT# is taken from the current master one clock after another master's REQ# is sampled.  The
@@ -367,10 +390,17 @@ void PciBus::maybe_preempt(Picos request_time) {
     current_.termination = Termination::LatencyTimer;
     Picos end = phase_end(phases(current_.addr, current_.bytes_done, current_width_)) +
                 config_.turnaround_clocks * period_;
-    if (end < scheduled_end_) set_end(std::max(end, align_up(now_ps())));
+    if (end < scheduled_end_) set_end(std::max(end, align_up(now_)));
 }
 
 void PciBus::on_transaction_end() {
+    now_ = now_ps();
+    end_pending_ = kNever;
+    end_transaction();
+    if (current_.termination == Termination::Retry && !busy_) maybe_run_ahead(current_);
+}
+
+void PciBus::end_transaction() {
     BusTransaction t = current_;
     t.end = scheduled_end_;
     busy_ = false;
@@ -447,6 +477,82 @@ void PciBus::on_transaction_end() {
     }
     if (!m.queue.empty()) request_bus(t.master, t.end);
     schedule_arbitration();
+}
+
+// After a retry: if the master is alone on the bus and the target promises the same answer to
+// its repeats until some time, schedule only the repeat that will start at or after that time.
+void PciBus::maybe_run_ahead(const BusTransaction& retried) {
+    const MasterState& m = masters_[retried.master];
+    if (observer_ || !current_target_ || !m.requesting || arb_pending_ != m.request_time ||
+        arbiter_.parked() != retried.master || config_.retry_backoff_clocks == 0)
+        return;
+    for (std::size_t i = 0; i < masters_.size(); ++i)
+        if (static_cast<int>(i) != retried.master && masters_[i].requesting) return;
+    // The repeat, as start_transaction will build it.
+    BusTransaction next = retried;
+    next.start = m.request_time;
+    TargetOffer probe = current_target_->offer(next, next.start);
+    if (probe.kind != TargetOffer::Retry || probe.retry_until <= next.start) return;
+    Picos attempt = (data_start_clock(probe, retried.command == BusCommand::MemRead) + 1 + config_.turnaround_clocks +
+                     config_.retry_backoff_clocks) * period_;
+    Picos repeats = (probe.retry_until - next.start + attempt - 1) / attempt;
+    ahead_ = true;
+    ahead_until_ = next.start + repeats * attempt;
+    arbitrate_event_.cancel();
+    arbitrate_event_.notify(ps(ahead_until_ - now_));
+}
+
+// Runs the loop's attempts (arbitration, retry, back-off) that come before `limit` (and at it,
+// if `inclusive`), each at its own time.  The loop is over when only the real attempt is left.
+void PciBus::run_ahead_to(Picos limit, bool inclusive) {
+    Picos now = now_;
+    replaying_ = true;
+    for (;;) {
+        Picos next = busy_ ? end_pending_ : arb_pending_;
+        if (!busy_ && next == ahead_until_) {
+            ahead_ = false;
+            break;
+        }
+        if (next > limit || (next == limit && !inclusive)) break;
+        if (next == limit && !busy_ && sc_core::sc_delta_count_at_current_time() == 0) break;
+        now_ = next;
+        if (busy_) {
+            end_pending_ = kNever;
+            end_transaction();
+            ++counters_.retries_run_ahead;
+        } else {
+            arb_pending_ = kNever;
+            arbitrate();
+            if (!busy_ || current_.termination != Termination::Retry)
+                throw std::logic_error(std::string(name()) +
+                                       ": a target broke its retry_until promise");
+        }
+    }
+    replaying_ = false;
+    now_ = now;
+}
+
+// Anything reaching the bus from outside ends a run-ahead: the attempts up to now are run (a
+// request in the same instant comes after them) and the events are set as they would stand.
+void PciBus::enter(Picos now) {
+    now_ = now;
+    if (!ahead_) return;
+    run_ahead_to(now, true);
+    if (!ahead_) return;
+    ahead_ = false;
+    arbitrate_event_.cancel();
+    if (arb_pending_ != kNever) arbitrate_event_.notify(ps(arb_pending_ - now));
+    if (busy_) {
+        end_event_.cancel();
+        end_event_.notify(ps(end_pending_ - now));
+    }
+}
+
+// sc_start stops before the events of its end time: those attempts are still to come.
+void PciBus::settle() {
+    if (!ahead_) return;
+    now_ = now_ps();
+    run_ahead_to(now_, false);
 }
 
 void PciBus::deliver_split(int requester, std::uint64_t tag, std::uint32_t bytes, Picos when) {

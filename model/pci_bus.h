@@ -7,6 +7,13 @@
 // master whose latency timer has run out).  Masters see logical reads and writes: the bus
 // splits them into transactions, re-requests after retries and disconnects, and reports per
 // request where the time went (DmaStats).
+//
+// Run-ahead: a master retried by a target that promises to keep retrying it until a known time
+// (TargetOffer::retry_until), with nobody else on the bus, repeats the same retry and back-off
+// until then.  The bus then schedules only the attempt that will get data and runs the attempts
+// in between later, through the same code with their own times, when that attempt starts or
+// when anything else reaches the bus first (a request, a counter read).  Results are identical
+// to simulating every attempt; only the SystemC events are saved.
 #pragma once
 
 #include <cstdint>
@@ -65,9 +72,11 @@ public:
         Picos busy = 0;  // clocks the bus was not idle (incl. turnaround), in ps
         std::uint64_t transactions = 0, retries = 0, disconnects = 0, preemptions = 0,
                       split_responses = 0, data_bytes = 0;
+        std::uint64_t retries_run_ahead = 0;  // of `retries`, how many ran without own events
     };
-    const Counters& counters() const { return counters_; }
-    void reset_counters() { counters_ = Counters{}; }
+    // Between sc_start calls: attempts of a loop run ahead that fall before now are counted first.
+    const Counters& counters() { settle(); return counters_; }
+    void reset_counters() { settle(); counters_ = Counters{}; }
     const std::string& master_name(int id) const { return masters_[id].config.name; }
     std::size_t master_count() const { return masters_.size(); }
     // Called with every finished transaction (tests, traces).  Not on the hot path when unset.
@@ -101,13 +110,23 @@ private:
         Picos not_before = 0;        // retry back-off
     };
 
-    static Request make_request(BusCommand command, std::uint64_t addr, std::uint32_t bytes,
-                                std::uint64_t tag, std::uint32_t dword, int requester);
+    Request make_request(BusCommand command, std::uint64_t addr, std::uint32_t bytes,
+                         std::uint64_t tag, std::uint32_t dword, int requester) const;
     void request_bus(int master, Picos at);
     void schedule_arbitration();
-    void on_arbitrate();
-    void on_transaction_end();
+    void on_arbitrate();        // SC_METHOD: arbitrate_event_
+    void on_transaction_end();  // SC_METHOD: end_event_
+    void arbitrate();
+    void end_transaction();
     void start_transaction(int master, Picos start);
+    // The two events, as the bus wants them (kept while running ahead, applied after).
+    void notify_end(Picos at);
+    void notify_arbitrate(Picos at);
+    // Run-ahead of a retry loop (see the top of this file).
+    void maybe_run_ahead(const BusTransaction& retried);
+    void run_ahead_to(Picos limit, bool inclusive);
+    void enter(Picos now);  // a request from outside the bus's own processes at `now`
+    void settle();
     Picos data_start_clock(const TargetOffer& offer, bool read) const;
     void set_end(Picos end);
     void maybe_preempt(Picos request_time);
@@ -143,6 +162,13 @@ private:
     Picos scheduled_end_ = 0;
     Picos bus_free_ = 0;       // first clock a new FRAME# may start
 
+    static constexpr Picos kNever = ~Picos{0};
+    Picos now_ = 0;               // the time the bus is acting at (earlier while running ahead)
+    Picos end_pending_ = kNever;  // end_event_'s notification
+    Picos arb_pending_ = kNever;  // arbitrate_event_'s notification (the earliest wins)
+    bool ahead_ = false;          // a retry loop is being run ahead ...
+    Picos ahead_until_ = 0;       // ... up to the attempt that arbitrates here (a real event)
+    bool replaying_ = false;      // running attempts of the loop: events are not notified
     sc_core::sc_event end_event_;
     sc_core::sc_event arbitrate_event_;
     Counters counters_;

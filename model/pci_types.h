@@ -72,6 +72,10 @@ struct TargetOffer {
     Picos first_line_ready = 0;
     Picos line_time = 0;
     unsigned line_bytes = 64;
+    // Retry only: the target promises the same Retry, and no change of its state in `complete`,
+    // to every repeat of this transaction starting before this time; 0: no promise.  The bus
+    // then runs the retry loop ahead instead of simulating each attempt (PciBus, "run-ahead").
+    Picos retry_until = 0;
 };
 
 // Per logical request (one read or write a master asked for, however many transactions it

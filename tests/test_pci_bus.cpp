@@ -226,3 +226,60 @@ TEST_CASE("a PCI-X read is split and returned in MMRBC-sized sequences") {
     // 90 + 6 = 96 end of request; data at 106; completion 108 .. 176.
     CHECK(nic.done[0].when == 176 * kPcix133);
 }
+
+namespace {
+// A 512-byte delayed read retried for 40 clocks of memory latency while a second master writes
+// in the middle of the retry loop and reads at a clock edge.  Without an observer the bus runs
+// the retry loop ahead (pci_bus.h); with one it simulates every attempt.  Both must agree.
+struct LoopOutcome {
+    std::vector<Picos> done_at;
+    std::vector<unsigned> retries;
+    std::uint64_t bus_retries, bus_transactions, run_ahead;
+    Picos bus_busy;
+};
+
+LoopOutcome run_retry_loop(bool observe) {
+    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
+    FixedLatencyMemory memory(40 * kPci33);
+    FaceConfig fc;
+    fc.prefetch_bytes = 256;
+    BridgeFace face("face", fc, bus, memory);
+    TransactionLog log;
+    if (observe) log.attach(bus);
+    RecordingMaster m1("m1", bus), m2("m2", bus);
+    bus.read(m1.id, 0x1000, 512, 1);
+    At write("write", 17 * kPci33 + kPci33 / 2, [&] { bus.write(m2.id, 0x9000, 64, 2); });
+    At read("read", 60 * kPci33, [&] { bus.read(m2.id, 0x8000, 64, 3); });
+    sc_core::sc_start();
+    LoopOutcome o;
+    for (auto* m : {&m1, &m2})
+        for (const auto& d : m->done) o.done_at.push_back(d.when), o.retries.push_back(d.stats.retries);
+    o.bus_retries = bus.counters().retries;
+    o.bus_transactions = bus.counters().transactions;
+    o.bus_busy = bus.counters().busy;
+    o.run_ahead = bus.counters().retries_run_ahead;
+    return o;
+}
+
+void check_retry_loop(const LoopOutcome& o) {
+    // As simulated attempt by attempt (the observed run): m1's read done at clock 305 after 19
+    // retries, m2's write at 39 and its read at 184 after 6 retries.
+    CHECK(o.done_at == std::vector<Picos>{305 * kPci33, 39 * kPci33, 184 * kPci33});
+    CHECK(o.retries == std::vector<unsigned>{19, 0, 6});
+    CHECK(o.bus_retries == 25);
+    CHECK(o.bus_transactions == 30);
+    CHECK(o.bus_busy == 275 * kPci33);
+}
+}  // namespace
+
+TEST_CASE("retries simulated one by one: the reference for the run-ahead") {
+    LoopOutcome o = run_retry_loop(true);
+    check_retry_loop(o);
+    CHECK(o.run_ahead == 0);
+}
+
+TEST_CASE("a retry loop run ahead ends exactly as when every attempt is simulated") {
+    LoopOutcome o = run_retry_loop(false);
+    check_retry_loop(o);
+    CHECK(o.run_ahead > 0);  // the run-ahead was taken (interrupted twice)
+}
