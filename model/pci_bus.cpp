@@ -119,7 +119,7 @@ PciBus::Request PciBus::make_request(BusCommand command, std::uint64_t addr, std
 }
 
 void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) {
-    enter(now_ps());
+    enter(now_ps(), master);
     Request r = make_request(BusCommand::MemRead, addr, bytes, tag, 0, -1);
     masters_.at(master).queue.push_back(r);
     request_bus(master, now_);
@@ -127,7 +127,7 @@ void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint
 
 void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
                    std::uint32_t dword) {
-    enter(now_ps());
+    enter(now_ps(), master);
     Request r = make_request(BusCommand::MemWrite, addr, bytes, tag, dword, -1);
     masters_.at(master).queue.push_back(r);
     request_bus(master, now_);
@@ -135,7 +135,7 @@ void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uin
 
 void PciBus::split_completion(int completer, int requester, std::uint64_t requester_tag,
                               std::uint32_t bytes) {
-    enter(now_ps());
+    enter(now_ps(), completer);
     const auto& waiting = masters_.at(requester).waiting_splits;
     auto it = std::find_if(waiting.begin(), waiting.end(),
                            [&](const Request& r) { return r.tag == requester_tag; });
@@ -497,6 +497,7 @@ void PciBus::maybe_run_ahead(const BusTransaction& retried) {
                      config_.retry_backoff_clocks) * period_;
     Picos repeats = (probe.retry_until - next.start + attempt - 1) / attempt;
     ahead_ = true;
+    ahead_master_ = retried.master;
     ahead_until_ = next.start + repeats * attempt;
     arbitrate_event_.cancel();
     arbitrate_event_.notify(ps(ahead_until_ - now_));
@@ -532,11 +533,11 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
     now_ = now;
 }
 
-// Anything reaching the bus from outside ends a run-ahead: the attempts up to now are run (a
-// request in the same instant comes after them) and the events are set as they would stand.
-void PciBus::enter(Picos now) {
+// A request from another master ends a run-ahead: the attempts up to now are run and the events
+// set as they would stand.  (The retried master's own new requests only join its queue.)
+void PciBus::enter(Picos now, int master) {
     now_ = now;
-    if (!ahead_) return;
+    if (!ahead_ || master == ahead_master_) return;
     run_ahead_to(now, true);
     if (!ahead_) return;
     ahead_ = false;

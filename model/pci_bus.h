@@ -125,7 +125,7 @@ private:
     // Run-ahead of a retry loop (see the top of this file).
     void maybe_run_ahead(const BusTransaction& retried);
     void run_ahead_to(Picos limit, bool inclusive);
-    void enter(Picos now);  // a request from outside the bus's own processes at `now`
+    void enter(Picos now, int master);  // `master` asks for the bus at `now`
     void settle();
     Picos data_start_clock(const TargetOffer& offer, bool read) const;
     void set_end(Picos end);
@@ -166,7 +166,8 @@ private:
     Picos now_ = 0;               // the time the bus is acting at (earlier while running ahead)
     Picos end_pending_ = kNever;  // end_event_'s notification
     Picos arb_pending_ = kNever;  // arbitrate_event_'s notification (the earliest wins)
-    bool ahead_ = false;          // a retry loop is being run ahead ...
+    bool ahead_ = false;          // a retry loop of ahead_master_ is being run ahead ...
+    int ahead_master_ = -1;
     Picos ahead_until_ = 0;       // ... up to the attempt that arbitrates here (a real event)
     bool replaying_ = false;      // running attempts of the loop: events are not notified
     sc_core::sc_event end_event_;
