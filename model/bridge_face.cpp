@@ -171,6 +171,7 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
         }
     }
     o.kind = TargetOffer::Retry;
+    o.ready_after_end = line_timing(t.addr).first;  // complete() latches it at the end
     return o;
 }
 

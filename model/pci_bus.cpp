@@ -194,6 +194,7 @@ void PciBus::on_arbitrate() {
     if (ahead_) throw std::logic_error(std::string(name()) + ": run-ahead out of step");
     arb_pending_ = kNever;
     arbitrate();
+    if (busy_ && current_.termination == Termination::Retry) maybe_run_ahead_from_start();
 }
 
 void PciBus::arbitrate() {
@@ -397,7 +398,7 @@ void PciBus::on_transaction_end() {
     now_ = now_ps();
     end_pending_ = kNever;
     end_transaction();
-    if (current_.termination == Termination::Retry && !busy_) maybe_run_ahead(current_);
+    if (current_.termination == Termination::Retry && !busy_) maybe_run_ahead_from_end(current_);
 }
 
 void PciBus::end_transaction() {
@@ -479,28 +480,54 @@ void PciBus::end_transaction() {
     schedule_arbitration();
 }
 
-// After a retry: if the master is alone on the bus and the target promises the same answer to
-// its repeats until some time, schedule only the repeat that will start at or after that time.
-void PciBus::maybe_run_ahead(const BusTransaction& retried) {
-    const MasterState& m = masters_[retried.master];
-    if (observer_ || !current_target_ || !m.requesting || arb_pending_ != m.request_time ||
-        arbiter_.parked() != retried.master || config_.retry_backoff_clocks == 0)
-        return;
+// A master retried while alone on the bus will repeat the same attempt after each back-off until
+// the target has its data.  When the target says until when (retry_until, or ready_after_end
+// for a read it takes at the end of this attempt), only the first repeat at or after that time
+// gets an event; the attempts in between run later (run_ahead_to).
+bool PciBus::alone_on_bus(int master) const {
+    if (observer_ || arbiter_.parked() != master || config_.retry_backoff_clocks == 0) return false;
     for (std::size_t i = 0; i < masters_.size(); ++i)
-        if (static_cast<int>(i) != retried.master && masters_[i].requesting) return;
+        if (static_cast<int>(i) != master && masters_[i].requesting) return false;
+    return true;
+}
+
+void PciBus::run_ahead_from(int master, Picos first_repeat, Picos until, const TargetOffer& offer,
+                            bool read) {
+    if (until <= first_repeat) return;
+    Picos attempt = (data_start_clock(offer, read) + 1 + config_.turnaround_clocks +
+                     config_.retry_backoff_clocks) * period_;
+    Picos repeats = (until - first_repeat + attempt - 1) / attempt;
+    ahead_ = true;
+    ahead_master_ = master;
+    ahead_until_ = first_repeat + repeats * attempt;
+    end_event_.cancel();
+    arbitrate_event_.cancel();
+    arbitrate_event_.notify(ps(ahead_until_ - now_));
+}
+
+// A retry has just started: the whole loop may run ahead from here.
+void PciBus::maybe_run_ahead_from_start() {
+    const BusTransaction& t = current_;
+    if (current_offer_.ready_after_end == 0 || arb_pending_ != kNever || !alone_on_bus(t.master))
+        return;
+    Picos first_repeat = scheduled_end_ + config_.retry_backoff_clocks * period_;
+    run_ahead_from(t.master, first_repeat, scheduled_end_ + current_offer_.ready_after_end,
+                   current_offer_, t.command == BusCommand::MemRead);
+}
+
+// A retry has just ended (the target had not promised anything when it began).
+void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
+    const MasterState& m = masters_[retried.master];
+    if (!current_target_ || !m.requesting || arb_pending_ != m.request_time ||
+        !alone_on_bus(retried.master))
+        return;
     // The repeat, as start_transaction will build it.
     BusTransaction next = retried;
     next.start = m.request_time;
     TargetOffer probe = current_target_->offer(next, next.start);
-    if (probe.kind != TargetOffer::Retry || probe.retry_until <= next.start) return;
-    Picos attempt = (data_start_clock(probe, retried.command == BusCommand::MemRead) + 1 + config_.turnaround_clocks +
-                     config_.retry_backoff_clocks) * period_;
-    Picos repeats = (probe.retry_until - next.start + attempt - 1) / attempt;
-    ahead_ = true;
-    ahead_master_ = retried.master;
-    ahead_until_ = next.start + repeats * attempt;
-    arbitrate_event_.cancel();
-    arbitrate_event_.notify(ps(ahead_until_ - now_));
+    if (probe.kind != TargetOffer::Retry) return;
+    run_ahead_from(retried.master, next.start, probe.retry_until, probe,
+                   retried.command == BusCommand::MemRead);
 }
 
 // Runs the loop's attempts (arbitration, retry, back-off) that come before `limit` (and at it,

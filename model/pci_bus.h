@@ -123,7 +123,11 @@ private:
     void notify_end(Picos at);
     void notify_arbitrate(Picos at);
     // Run-ahead of a retry loop (see the top of this file).
-    void maybe_run_ahead(const BusTransaction& retried);
+    bool alone_on_bus(int master) const;
+    void run_ahead_from(int master, Picos first_repeat, Picos until, const TargetOffer& offer,
+                        bool read);
+    void maybe_run_ahead_from_start();
+    void maybe_run_ahead_from_end(const BusTransaction& retried);
     void run_ahead_to(Picos limit, bool inclusive);
     void enter(Picos now, int master);  // `master` asks for the bus at `now`
     void settle();

@@ -76,6 +76,9 @@ struct TargetOffer {
     // to every repeat of this transaction starting before this time; 0: no promise.  The bus
     // then runs the retry loop ahead instead of simulating each attempt (PciBus, "run-ahead").
     Picos retry_until = 0;
+    // Retry of a read the target takes only when this attempt ends (a new delayed read): its
+    // data will be there this long after that end, with the same promise; 0: unknown.
+    Picos ready_after_end = 0;
 };
 
 // Per logical request (one read or write a master asked for, however many transactions it
