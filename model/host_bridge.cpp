@@ -48,8 +48,8 @@ void HostBridge::route_mmio(BridgeFace* face, Picos down, Picos up) {
     route_up_ = up;
 }
 
-void HostBridge::mmio_write(std::uint64_t addr, std::uint32_t value) {
-    face_->mmio_write(addr, value, now_ps() + route_down_);
+void HostBridge::mmio_write(std::uint64_t addr, std::uint32_t value, Picos issued) {
+    face_->mmio_write(addr, value, issued + route_down_);
 }
 
 void HostBridge::mmio_read(std::uint64_t addr, MmioClient* client, std::uint64_t tag) {

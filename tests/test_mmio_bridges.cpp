@@ -62,7 +62,7 @@ TEST_CASE("a posted register write reaches the device after the path down and on
     FixedTarget& nic = path.nic;
     TransactionLog log;
     log.attach(path.bus);
-    host.mmio_write(0xf0003818, 42);
+    host.mmio_write(0xf0003818, 42, 0);
     sc_core::sc_start();
     REQUIRE(nic.seen.size() == 1);
     CHECK(nic.seen[0].dword == 42);
