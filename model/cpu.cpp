@@ -153,12 +153,15 @@ void Cpu::mmio_write(std::uint64_t addr, std::uint32_t value) {
     pending_ += costs_.mmio_write;
 }
 
+// The read leaves at the CPU's own time (like a posted write); the CPU then stalls until the
+// value is back.
 std::uint32_t Cpu::mmio_read(std::uint64_t addr) {
-    sync();
     ++totals_.mmio_reads;
-    Picos start = now_ps();
+    Picos start = now();
+    totals_.busy += pending_;
+    pending_ = 0;
     read_done_ = false;
-    host_.mmio_read(addr, this, 0);
+    host_.mmio_read(addr, this, 0, start);
     trace::emit(TraceStep::MmioRead, TracePhase::Begin, name(), start);
     while (!read_done_) {
         wait(ps(kMmioReadLimit), read_event_);

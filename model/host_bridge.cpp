@@ -52,8 +52,9 @@ void HostBridge::mmio_write(std::uint64_t addr, std::uint32_t value, Picos issue
     face_->mmio_write(addr, value, issued + route_down_);
 }
 
-void HostBridge::mmio_read(std::uint64_t addr, MmioClient* client, std::uint64_t tag) {
-    face_->mmio_read(addr, now_ps() + route_down_, route_up_, client, tag);
+void HostBridge::mmio_read(std::uint64_t addr, MmioClient* client, std::uint64_t tag,
+                           Picos issued) {
+    face_->mmio_read(addr, issued + route_down_, route_up_, client, tag);
 }
 
 }  // namespace pcisim

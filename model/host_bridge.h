@@ -23,9 +23,9 @@ public:
     // Where register accesses go: the face on the NIC's segment, `down` after the CPU issues
     // them; a read's value is back at the CPU `up` after the face has it.
     void route_mmio(BridgeFace* face, Picos down, Picos up);
-    // Posted; `issued` is when the CPU issues it (>= now: a CPU may be ahead of the kernel).
-    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos issued);
-    void mmio_read(std::uint64_t addr, MmioClient* client, std::uint64_t tag);
+    // `issued` is when the CPU issues the access (>= now: a CPU may be ahead of the kernel).
+    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos issued);  // posted
+    void mmio_read(std::uint64_t addr, MmioClient* client, std::uint64_t tag, Picos issued);
 
     Picos mmio_down_latency() const { return mmio_down_; }
     Picos mmio_up_latency() const { return mmio_up_; }

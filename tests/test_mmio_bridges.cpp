@@ -46,7 +46,7 @@ TEST_CASE("a register read stalls the CPU for the whole round trip") {
     nic.answer.initial_wait_clocks = 2;
     nic.read_value = 0xabcd;
     CpuSide cpu;
-    host.mmio_read(0xf00000c0, &cpu, 1);
+    host.mmio_read(0xf00000c0, &cpu, 1, 0);
     sc_core::sc_start();
     REQUIRE(cpu.values.size() == 1);
     // Down 100 ns: at the face at 100000 ps, REQ# on the next edge, clock 4 (121212 ps);
