@@ -228,10 +228,27 @@ void PciBus::start_transaction(int master, Picos start) {
                                              " holds the bus until " +
                                              std::to_string(busy_ ? scheduled_end_ : bus_free_) +
                                              " ps");
-    Request& r = m.queue.front();
-    r.stats.arbitration += start - m.request_time;
+    m.queue.front().stats.arbitration += start - m.request_time;
+    Plan plan = plan_transaction(master, start);
+    current_ = plan.t;
+    current_offer_ = plan.offer;
+    current_target_ = plan.target;
+    current_width_ = plan.width;
+    data_first_ = plan.t.data_start;
+    busy_ = true;
+    preempted_ = false;
+    set_end(plan.end);
+    // Another master already waiting takes GNT# away in the first clock.
+    for (std::size_t i = 0; i < masters_.size(); ++i)
+        if (static_cast<int>(i) != master && masters_[i].requesting)
+            maybe_preempt(std::max(masters_[i].request_time, start));
+}
 
-    BusTransaction t;
+PciBus::Plan PciBus::plan_transaction(int master, Picos start) {
+    const MasterState& m = masters_[master];
+    const Request& r = m.queue.front();
+    Plan p;
+    BusTransaction& t = p.t;
     t.command = r.command;
     t.master = master;
     t.addr = r.addr + (r.command == BusCommand::MemRead ? r.issued : r.done);
@@ -244,19 +261,18 @@ void PciBus::start_transaction(int master, Picos start) {
     bool pcix_read = config_.kind == BusKind::PciX && r.command == BusCommand::MemRead;
     if (pcix_read) t.bytes = std::min<std::uint32_t>(t.bytes, m.config.mmrbc_bytes);
 
-    TargetOffer offer;
+    TargetOffer& offer = p.offer;
     if (r.command == BusCommand::SplitCompletion) {
         offer.devsel = Devsel::Fast;  // the requester claims its own completion (decode A)
-        current_target_ = nullptr;
     } else {
-        current_target_ = decode(t.addr);
-        offer = current_target_->offer(t, start);
+        p.target = decode(t.addr);
+        offer = p.target->offer(t, start);
     }
     bool read = r.command == BusCommand::MemRead;
     Picos first = data_start_clock(offer, read);
-    unsigned width = r.command == BusCommand::SplitCompletion
-                         ? masters_[r.requester].config.width_bits / 8
-                         : m.config.width_bits / 8;
+    p.width = r.command == BusCommand::SplitCompletion
+                  ? masters_[r.requester].config.width_bits / 8
+                  : m.config.width_bits / 8;
 
     Picos end_clocks;
     if (offer.kind != TargetOffer::Data) {
@@ -272,7 +288,7 @@ void PciBus::start_transaction(int master, Picos start) {
             t.termination = Termination::Disconnect;
         }
         t.bytes_done = bytes;
-        plan_data_phases(t.addr, bytes, width, start + first * period_, offer);
+        plan_data_phases(t.addr, bytes, p.width, start + first * period_, offer);
         end_clocks = (segments_.back().start - start) / period_ + segments_.back().phases +
                      config_.turnaround_clocks;
     }
@@ -280,17 +296,8 @@ void PciBus::start_transaction(int master, Picos start) {
     // DEVSEL# after the address phase (PCI) or the attribute phase (PCI-X).
     t.devsel = start + (static_cast<unsigned>(offer.devsel) +
                         (config_.kind == BusKind::PciX ? 1u : 0u)) * period_;
-    current_ = t;
-    current_offer_ = offer;
-    current_width_ = width;
-    data_first_ = start + first * period_;
-    busy_ = true;
-    preempted_ = false;
-    set_end(start + end_clocks * period_);
-    // Another master already waiting takes GNT# away in the first clock.
-    for (std::size_t i = 0; i < masters_.size(); ++i)
-        if (static_cast<int>(i) != master && masters_[i].requesting)
-            maybe_preempt(std::max(masters_[i].request_time, start));
+    p.end = start + end_clocks * period_;
+    return p;
 }
 
 // Data phases back to back from `first`, except that a phase cannot go before the cache line

@@ -119,6 +119,16 @@ private:
     void arbitrate();
     void end_transaction();
     void start_transaction(int master, Picos start);
+    // What a transaction of `master` starting at `start` would be, if not cut short: the bus's
+    // state is not changed, except segments_ (the data phases), which the plan fills.
+    struct Plan {
+        BusTransaction t;
+        TargetOffer offer;
+        BusTarget* target = nullptr;  // none for a split completion
+        unsigned width = 4;
+        Picos end = 0;
+    };
+    Plan plan_transaction(int master, Picos start);
     // The two events, as the bus wants them (kept while running ahead, applied after).
     void notify_end(Picos at);
     void notify_arbitrate(Picos at);
