@@ -123,6 +123,9 @@ void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint
     Request r = make_request(BusCommand::MemRead, addr, bytes, tag, 0, -1);
     masters_.at(master).queue.push_back(r);
     request_bus(master, now_);
+    if (handling_) return;  // the handler syncs when it is done
+    maybe_defer_arbitration();
+    sync_events();
 }
 
 void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
@@ -131,6 +134,9 @@ void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uin
     Request r = make_request(BusCommand::MemWrite, addr, bytes, tag, dword, -1);
     masters_.at(master).queue.push_back(r);
     request_bus(master, now_);
+    if (handling_) return;  // the handler syncs when it is done
+    maybe_defer_arbitration();
+    sync_events();
 }
 
 void PciBus::split_completion(int completer, int requester, std::uint64_t requester_tag,
@@ -145,6 +151,9 @@ void PciBus::split_completion(int completer, int requester, std::uint64_t reques
                              requester_tag, 0, requester);
     masters_.at(completer).queue.push_back(r);
     request_bus(completer, now_);
+    if (handling_) return;  // the handler syncs when it is done
+    maybe_defer_arbitration();
+    sync_events();
 }
 
 std::uint32_t PciBus::phases(std::uint64_t addr, std::uint32_t bytes, unsigned width) const {
@@ -190,11 +199,15 @@ void PciBus::schedule_arbitration() {
 
 void PciBus::on_arbitrate() {
     now_ = now_ps();
-    if (ahead_) run_ahead_to(now_, false);  // the loop's attempts before this one
-    if (ahead_) throw std::logic_error(std::string(name()) + ": run-ahead out of step");
+    arb_notified_ = kNever;
+    catch_up();
     arb_pending_ = kNever;
+    handling_ = true;
     arbitrate();
+    handling_ = false;
     if (busy_ && current_.termination == Termination::Retry) maybe_run_ahead_from_start();
+    else maybe_defer_arbitration();
+    sync_events();
 }
 
 void PciBus::arbitrate() {
@@ -357,19 +370,30 @@ void PciBus::set_end(Picos end) {
     notify_end(end);
 }
 
-// SystemC keeps the earliest of several notifications of one event; a delta notification
-// (at == now) beats any timed one.
-void PciBus::notify_arbitrate(Picos at) {
-    if (at >= arb_pending_) return;
-    arb_pending_ = at;
-    if (!replaying_) arbitrate_event_.notify(ps(at - now_));
-}
+// Notifications are noted and handed to SystemC once, when the bus is done acting (sync_events),
+// with the same meaning: of several notifications of the arbitration the earliest counts (a
+// delta notification, at == now, beats any timed one); a new end replaces the old.
+void PciBus::notify_arbitrate(Picos at) { arb_pending_ = std::min(arb_pending_, at); }
 
-void PciBus::notify_end(Picos at) {
-    end_pending_ = at;
-    if (replaying_) return;
-    end_event_.cancel();
-    end_event_.notify(ps(at - now_));
+void PciBus::notify_end(Picos at) { end_pending_ = at; }
+
+// What SystemC should have pending: the noted events, or while running ahead only the real one.
+void PciBus::sync_events() {
+    Picos end = end_pending_, arb = arb_pending_;
+    if (ahead_) {
+        end = ahead_real_end_ ? ahead_until_ : kNever;
+        arb = ahead_real_end_ ? kNever : ahead_until_;
+    }
+    if (end != end_notified_) {
+        if (end_notified_ != kNever) end_event_.cancel();
+        if (end != kNever) end_event_.notify(ps(end - now_));
+        end_notified_ = end;
+    }
+    if (arb != arb_notified_) {
+        if (arb_notified_ != kNever) arbitrate_event_.cancel();
+        if (arb != kNever) arbitrate_event_.notify(ps(arb - now_));
+        arb_notified_ = arb;
+    }
 }
 
 // GNT# is taken from the current master one clock after another master's REQ# is sampled.  The
@@ -403,9 +427,15 @@ void PciBus::maybe_preempt(Picos request_time) {
 
 void PciBus::on_transaction_end() {
     now_ = now_ps();
+    end_notified_ = kNever;
+    catch_up();
     end_pending_ = kNever;
+    handling_ = true;
     end_transaction();
-    if (current_.termination == Termination::Retry && !busy_) maybe_run_ahead_from_end(current_);
+    handling_ = false;
+    if (current_.termination == Termination::Retry) maybe_run_ahead_from_end(current_);
+    if (!ahead_) maybe_defer_arbitration();
+    sync_events();
 }
 
 void PciBus::end_transaction() {
@@ -507,9 +537,7 @@ void PciBus::run_ahead_from(int master, Picos first_repeat, Picos until, const T
     ahead_ = true;
     ahead_master_ = master;
     ahead_until_ = first_repeat + repeats * attempt;
-    end_event_.cancel();
-    arbitrate_event_.cancel();
-    arbitrate_event_.notify(ps(ahead_until_ - now_));
+    ahead_real_end_ = false;
 }
 
 // A retry has just started: the whole loop may run ahead from here.
@@ -537,18 +565,45 @@ void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
                    retried.command == BusCommand::MemRead);
 }
 
-// Runs the loop's attempts (arbitration, retry, back-off) that come before `limit` (and at it,
-// if `inclusive`), each at its own time.  The loop is over when only the real attempt is left.
+// Nobody else wants the bus and the only requester's arbitration is still to come: that
+// arbitration runs later (run_ahead_to) and only the end of its transaction gets an event.
+void PciBus::maybe_defer_arbitration() {
+    if (ahead_ || busy_ || observer_) return;
+    int master = -1;
+    for (std::size_t i = 0; i < masters_.size(); ++i) {
+        if (!masters_[i].requesting) continue;
+        if (master >= 0) return;
+        master = static_cast<int>(i);
+    }
+    if (master < 0) return;
+    const MasterState& m = masters_[master];
+    if (arb_pending_ != m.request_time || m.request_time <= now_) return;
+    // As arbitrate() will start it.
+    Picos start = std::max(bus_free_, m.request_time);
+    if (master != arbiter_.parked() || m.request_time < bus_free_)
+        start = std::max(start, m.request_time + config_.grant_clocks * period_);
+    Plan plan = plan_transaction(master, start);
+    if (plan.t.termination == Termination::Retry) return;  // a retry loop may run ahead then
+    ahead_ = true;
+    ahead_master_ = master;
+    ahead_until_ = plan.end;
+    ahead_real_end_ = true;
+}
+
+// Runs the bus's events that come before `limit` (and at it, if `inclusive`), each at its own
+// time, up to the one that has a real SystemC event: arbitrations and retries of a retry loop,
+// or a deferred arbitration.
 void PciBus::run_ahead_to(Picos limit, bool inclusive) {
     Picos now = now_;
-    replaying_ = true;
     for (;;) {
         Picos next = busy_ ? end_pending_ : arb_pending_;
-        if (!busy_ && next == ahead_until_) {
+        if (busy_ == ahead_real_end_ && next == ahead_until_) {
             ahead_ = false;
             break;
         }
         if (next > limit || (next == limit && !inclusive)) break;
+        // An arbitration is a timed event, run in the first delta cycle of its time; another
+        // master asking in that same delta cycle is taken to come first.
         if (next == limit && !busy_ && sc_core::sc_delta_count_at_current_time() == 0) break;
         now_ = next;
         if (busy_) {
@@ -558,13 +613,21 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
         } else {
             arb_pending_ = kNever;
             arbitrate();
-            if (!busy_ || current_.termination != Termination::Retry)
+            bool in_step = ahead_real_end_ ? busy_ && end_pending_ == ahead_until_
+                                           : busy_ && current_.termination == Termination::Retry;
+            if (!in_step)
                 throw std::logic_error(std::string(name()) +
-                                       ": a target broke its retry_until promise");
+                                       ": a target changed its answer during a run-ahead");
         }
     }
-    replaying_ = false;
     now_ = now;
+}
+
+// In the bus's own processes: the events before this one, which had no SystemC event of their own.
+void PciBus::catch_up() {
+    if (!ahead_) return;
+    run_ahead_to(now_, false);
+    if (ahead_) throw std::logic_error(std::string(name()) + ": run-ahead out of step");
 }
 
 // A request from another master ends a run-ahead: the attempts up to now are run and the events
@@ -573,14 +636,7 @@ void PciBus::enter(Picos now, int master) {
     now_ = now;
     if (!ahead_ || master == ahead_master_) return;
     run_ahead_to(now, true);
-    if (!ahead_) return;
-    ahead_ = false;
-    arbitrate_event_.cancel();
-    if (arb_pending_ != kNever) arbitrate_event_.notify(ps(arb_pending_ - now));
-    if (busy_) {
-        end_event_.cancel();
-        end_event_.notify(ps(end_pending_ - now));
-    }
+    ahead_ = false;  // the caller's sync_events sets the events as they now stand
 }
 
 // sc_start stops before the events of its end time: those attempts are still to come.

@@ -132,12 +132,15 @@ private:
     // The two events, as the bus wants them (kept while running ahead, applied after).
     void notify_end(Picos at);
     void notify_arbitrate(Picos at);
+    void sync_events();
     // Run-ahead of a retry loop (see the top of this file).
     bool alone_on_bus(int master) const;
     void run_ahead_from(int master, Picos first_repeat, Picos until, const TargetOffer& offer,
                         bool read);
     void maybe_run_ahead_from_start();
     void maybe_run_ahead_from_end(const BusTransaction& retried);
+    void maybe_defer_arbitration();
+    void catch_up();
     void run_ahead_to(Picos limit, bool inclusive);
     void enter(Picos now, int master);  // `master` asks for the bus at `now`
     void settle();
@@ -178,12 +181,15 @@ private:
 
     static constexpr Picos kNever = ~Picos{0};
     Picos now_ = 0;               // the time the bus is acting at (earlier while running ahead)
-    Picos end_pending_ = kNever;  // end_event_'s notification
-    Picos arb_pending_ = kNever;  // arbitrate_event_'s notification (the earliest wins)
-    bool ahead_ = false;          // a retry loop of ahead_master_ is being run ahead ...
+    Picos end_pending_ = kNever;  // the bus's next events: a transaction's end ...
+    Picos arb_pending_ = kNever;  // ... and an arbitration (the earliest wins)
+    bool ahead_ = false;          // events of ahead_master_ are run later (see the top) ...
     int ahead_master_ = -1;
-    Picos ahead_until_ = 0;       // ... up to the attempt that arbitrates here (a real event)
-    bool replaying_ = false;      // running attempts of the loop: events are not notified
+    Picos ahead_until_ = 0;       // ... up to the real event at this time:
+    bool ahead_real_end_ = false; // a transaction's end (else an arbitration)
+    bool handling_ = false;       // in on_arbitrate / on_transaction_end
+    Picos end_notified_ = kNever; // what SystemC has pending
+    Picos arb_notified_ = kNever;
     sc_core::sc_event end_event_;
     sc_core::sc_event arbitrate_event_;
     Counters counters_;
