@@ -517,20 +517,24 @@ void PciBus::end_transaction() {
     schedule_arbitration();
 }
 
-// A master retried while alone on the bus will repeat the same attempt after each back-off until
+// A master retried while alone on the bus repeats the same attempt after each back-off until
 // the target has its data.  When the target says until when (retry_until, or ready_after_end
-// for a read it takes at the end of this attempt), only the first repeat at or after that time
-// gets an event; the attempts in between run later (run_ahead_to).
+// for a read it takes at the end of the attempt), only the first repeat at or after that time
+// gets an event; the attempts before it run later (run_ahead_to).
 bool PciBus::alone_on_bus(int master) const {
-    if (observer_ || arbiter_.parked() != master || config_.retry_backoff_clocks == 0) return false;
+    if (observer_ || config_.retry_backoff_clocks == 0) return false;
     for (std::size_t i = 0; i < masters_.size(); ++i)
         if (static_cast<int>(i) != master && masters_[i].requesting) return false;
     return true;
 }
 
-void PciBus::run_ahead_from(int master, Picos first_repeat, Picos until, const TargetOffer& offer,
-                            bool read) {
+// A retry of `master` from `start` to `end` with this answer (started, or still to start).
+void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read) {
+    Picos until = offer.retry_until ? offer.retry_until
+                  : offer.ready_after_end ? end + offer.ready_after_end : 0;
+    Picos first_repeat = end + config_.retry_backoff_clocks * period_;
     if (until <= first_repeat) return;
+    // Each repeat: arbitration parked on the master, the retry, the back-off.
     Picos attempt = (data_start_clock(offer, read) + 1 + config_.turnaround_clocks +
                      config_.retry_backoff_clocks) * period_;
     Picos repeats = (until - first_repeat + attempt - 1) / attempt;
@@ -540,29 +544,28 @@ void PciBus::run_ahead_from(int master, Picos first_repeat, Picos until, const T
     ahead_real_end_ = false;
 }
 
-// A retry has just started: the whole loop may run ahead from here.
+// A retry has just started.
 void PciBus::maybe_run_ahead_from_start() {
     const BusTransaction& t = current_;
-    if (current_offer_.ready_after_end == 0 || arb_pending_ != kNever || !alone_on_bus(t.master))
-        return;
-    Picos first_repeat = scheduled_end_ + config_.retry_backoff_clocks * period_;
-    run_ahead_from(t.master, first_repeat, scheduled_end_ + current_offer_.ready_after_end,
-                   current_offer_, t.command == BusCommand::MemRead);
+    if (arb_pending_ == kNever && alone_on_bus(t.master))
+        run_ahead_retries(t.master, scheduled_end_, current_offer_,
+                          t.command == BusCommand::MemRead);
 }
 
 // A retry has just ended (the target had not promised anything when it began).
 void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
     const MasterState& m = masters_[retried.master];
     if (!current_target_ || !m.requesting || arb_pending_ != m.request_time ||
-        !alone_on_bus(retried.master))
+        arbiter_.parked() != retried.master || !alone_on_bus(retried.master))
         return;
     // The repeat, as start_transaction will build it.
     BusTransaction next = retried;
     next.start = m.request_time;
     TargetOffer probe = current_target_->offer(next, next.start);
-    if (probe.kind != TargetOffer::Retry) return;
-    run_ahead_from(retried.master, next.start, probe.retry_until, probe,
-                   retried.command == BusCommand::MemRead);
+    if (probe.kind != TargetOffer::Retry || probe.retry_until == 0) return;
+    Picos back_off = config_.retry_backoff_clocks * period_;
+    run_ahead_retries(retried.master, next.start - back_off, probe,
+                      retried.command == BusCommand::MemRead);
 }
 
 // Nobody else wants the bus and the only requester's arbitration is still to come: that
@@ -583,7 +586,11 @@ void PciBus::maybe_defer_arbitration() {
     if (master != arbiter_.parked() || m.request_time < bus_free_)
         start = std::max(start, m.request_time + config_.grant_clocks * period_);
     Plan plan = plan_transaction(master, start);
-    if (plan.t.termination == Termination::Retry) return;  // a retry loop may run ahead then
+    if (plan.t.termination == Termination::Retry) {
+        if (alone_on_bus(master))
+            run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
+        return;
+    }
     ahead_ = true;
     ahead_master_ = master;
     ahead_until_ = plan.end;

@@ -135,8 +135,7 @@ private:
     void sync_events();
     // Run-ahead of a retry loop (see the top of this file).
     bool alone_on_bus(int master) const;
-    void run_ahead_from(int master, Picos first_repeat, Picos until, const TargetOffer& offer,
-                        bool read);
+    void run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read);
     void maybe_run_ahead_from_start();
     void maybe_run_ahead_from_end(const BusTransaction& retried);
     void maybe_defer_arbitration();

@@ -34,6 +34,8 @@ void Mac::enqueue(std::vector<std::uint8_t> frame) {
 
 void Mac::set_enabled(bool on) {
     enabled_ = on;
+    // A frame lined up behind the inter-packet gap has not started yet: it waits for TCTL.EN.
+    if (!on && sending_ && now_ps() < send_start_) sending_ = false;
     wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -52,6 +54,9 @@ void Mac::advance() {
         Picos gap = Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time;
         wire_free_ = now + gap;
         auto seq = static_cast<std::int64_t>(frames_sent_);
+        if (lined_up_)
+            trace::emit(TraceStep::Wire, TracePhase::Begin, name(), send_start_, port_, seq,
+                        static_cast<std::uint32_t>(frame.size()));
         trace::emit(TraceStep::Wire, TracePhase::End, name(), now, port_, seq);
         trace::emit(TraceStep::Gap, TracePhase::Begin, name(), now, port_, seq);
         trace::emit(TraceStep::Gap, TracePhase::End, name(), wire_free_, port_, seq);
@@ -67,16 +72,18 @@ void Mac::advance() {
     if (sending_) {
         wake_.notify(ps(send_end_ - now));
     } else if (enabled_ && !queue_.empty()) {
-        if (now < wire_free_) {
-            wake_.notify(ps(wire_free_ - now));
-        } else {
-            sending_ = true;
-            send_end_ = now + frame_time(queue_.front().size());
+        // The next frame starts when the gap is over.  Lined up now, it needs no wake-up of
+        // its own at that time (one activation per frame at full load); its trace begin is
+        // written when it ends.
+        send_start_ = std::max(now, wire_free_);
+        lined_up_ = send_start_ > now;
+        sending_ = true;
+        send_end_ = send_start_ + frame_time(queue_.front().size());
+        if (!lined_up_)
             trace::emit(TraceStep::Wire, TracePhase::Begin, name(), now, port_,
                         static_cast<std::int64_t>(frames_sent_),
                         static_cast<std::uint32_t>(queue_.front().size()));
-            wake_.notify(ps(send_end_ - now));
-        }
+        wake_.notify(ps(send_end_ - now));
     }
 }
 

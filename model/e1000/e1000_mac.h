@@ -50,8 +50,10 @@ private:
     std::deque<std::vector<std::uint8_t>> queue_;
     bool enabled_ = false;
     unsigned ipgt_ = 8;
-    bool sending_ = false;
-    Picos send_end_ = 0;   // last byte of the frame on the wire leaves
+    bool sending_ = false;   // a frame is on the wire or lined up behind the gap
+    bool lined_up_ = false;  // it was lined up while the gap still ran
+    Picos send_start_ = 0;   // its preamble starts
+    Picos send_end_ = 0;     // its last byte leaves
     Picos wire_free_ = 0;  // end of the inter-packet gap after it
     std::uint64_t frames_sent_ = 0;
     sc_core::sc_event wake_;
