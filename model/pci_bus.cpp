@@ -535,13 +535,41 @@ void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, 
     Picos first_repeat = end + config_.retry_backoff_clocks * period_;
     if (until <= first_repeat) return;
     // Each repeat: arbitration parked on the master, the retry, the back-off.
-    Picos attempt = (data_start_clock(offer, read) + 1 + config_.turnaround_clocks +
-                     config_.retry_backoff_clocks) * period_;
+    ahead_retry_ = (data_start_clock(offer, read) + 1 + config_.turnaround_clocks) * period_;
+    Picos attempt = ahead_retry_ + config_.retry_backoff_clocks * period_;
     Picos repeats = (until - first_repeat + attempt - 1) / attempt;
     ahead_ = true;
     ahead_master_ = master;
     ahead_until_ = first_repeat + repeats * attempt;
     ahead_real_end_ = false;
+    ahead_first_repeat_ = first_repeat;
+}
+
+// The repeats that end before `last_end` (at most), all at once: each is what arbitrate() and
+// end_transaction() would do for a retry the target promised (no change of its state, so it is
+// not told); returns how many.
+std::uint64_t PciBus::skip_repeats(Picos last_end) {
+    Picos first = arb_pending_;
+    Picos attempt = ahead_retry_ + config_.retry_backoff_clocks * period_;
+    if (last_end < first + ahead_retry_) return 0;
+    std::uint64_t n = std::min((ahead_until_ - first) / attempt,
+                               (last_end - first - ahead_retry_) / attempt + 1);
+    if (n == 0) return 0;
+    MasterState& m = masters_[ahead_master_];
+    Request& r = m.queue.front();
+    Picos retrying = n * ahead_retry_;
+    counters_.busy += retrying;
+    counters_.transactions += n;
+    counters_.retries += n;
+    r.stats.transactions += static_cast<unsigned>(n);
+    r.stats.retries += static_cast<unsigned>(n);
+    r.stats.latency += retrying;
+    Picos end = first + (n - 1) * attempt + ahead_retry_;
+    bus_free_ = end;
+    m.not_before = end + config_.retry_backoff_clocks * period_;
+    m.request_time = m.not_before;
+    arb_pending_ = m.request_time;
+    return n;
 }
 
 // A retry has just started.
@@ -612,6 +640,11 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
         // An arbitration is a timed event, run in the first delta cycle of its time; another
         // master asking in that same delta cycle is taken to come first.
         if (next == limit && !busy_ && sc_core::sc_delta_count_at_current_time() == 0) break;
+        if (!busy_ && !ahead_real_end_ && next >= ahead_first_repeat_) {
+            std::uint64_t n = skip_repeats(inclusive ? limit : limit - 1);
+            counters_.retries_run_ahead += n;
+            if (n) continue;
+        }
         now_ = next;
         if (busy_) {
             end_pending_ = kNever;

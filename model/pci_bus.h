@@ -141,6 +141,7 @@ private:
     void maybe_defer_arbitration();
     void catch_up();
     void run_ahead_to(Picos limit, bool inclusive);
+    std::uint64_t skip_repeats(Picos last_end);
     void enter(Picos now, int master);  // `master` asks for the bus at `now`
     void settle();
     Picos data_start_clock(const TargetOffer& offer, bool read) const;
@@ -186,6 +187,8 @@ private:
     int ahead_master_ = -1;
     Picos ahead_until_ = 0;       // ... up to the real event at this time:
     bool ahead_real_end_ = false; // a transaction's end (else an arbitration)
+    Picos ahead_first_repeat_ = 0;  // retry loop: repeats start here, every retry + back-off
+    Picos ahead_retry_ = 0;         // clocks of one retry, in ps
     bool handling_ = false;       // in on_arbitrate / on_transaction_end
     Picos end_notified_ = kNever; // what SystemC has pending
     Picos arb_notified_ = kNever;
