@@ -79,6 +79,9 @@ Cpu::Cpu(sc_core::sc_module_name name, const Scenario& s, HostBridge& host, Host
       host_(host),
       memory_(memory) {
     SC_THREAD(main_loop);
+    SC_METHOD(check_stall);
+    sensitive << stall_check_;
+    dont_initialize();
 }
 
 void Cpu::run(CpuSoftware* software, Picos timer_period) {
@@ -163,15 +166,30 @@ std::uint32_t Cpu::mmio_read(std::uint64_t addr) {
     read_done_ = false;
     host_.mmio_read(addr, this, 0, start);
     trace::emit(TraceStep::MmioRead, TracePhase::Begin, name(), start);
-    while (!read_done_) {
-        wait(ps(kMmioReadLimit), read_event_);
-        if (!read_done_ && now_ps() - start >= kMmioReadLimit)
-            throw InvariantViolation(name(), "register read of 0x" + hex(addr) +
-                                                 " has not completed after 1 ms (CPU stalled)");
+    reading_ = true;
+    read_addr_ = addr;
+    read_start_ = start;
+    if (!stall_check_armed_) {
+        stall_check_armed_ = true;
+        stall_check_.notify(ps(start + kMmioReadLimit - now_ps()));
     }
+    while (!read_done_) wait(read_event_);
+    reading_ = false;
     trace::emit(TraceStep::MmioRead, TracePhase::End, name(), now_ps());
     totals_.mmio_stall += now_ps() - start;
     return read_value_;
+}
+
+// One check per read that could be late, not a timeout per read (a timed event per register
+// read would sit in the kernel's queue for 1 ms each).
+void Cpu::check_stall() {
+    stall_check_armed_ = false;
+    if (!reading_) return;
+    if (now_ps() >= read_start_ + kMmioReadLimit)
+        throw InvariantViolation(name(), "register read of 0x" + hex(read_addr_) +
+                                             " has not completed after 1 ms (CPU stalled)");
+    stall_check_armed_ = true;
+    stall_check_.notify(ps(read_start_ + kMmioReadLimit - now_ps()));
 }
 
 void Cpu::mmio_read_done(std::uint64_t, std::uint32_t value) {

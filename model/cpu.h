@@ -75,6 +75,7 @@ private:
     void sync();              // wait out the cycles charged so far
     void service_events();    // take a due interrupt or timer tick
     bool interrupt_due() const;
+    void check_stall();       // SC_METHOD: a register read outstanding for 1 ms is an error
 
     CpuCosts costs_;
     double cycle_ps_;
@@ -86,9 +87,13 @@ private:
     bool line_ = false;          // INTA# as the CPU sees it
     Picos line_visible_at_ = 0;  // after the interrupt delivery latency
     bool read_done_ = false;
+    bool reading_ = false;             // a register read is outstanding ...
+    std::uint64_t read_addr_ = 0;      // ... of this register
+    Picos read_start_ = 0;             // ... since then
+    bool stall_check_armed_ = false;
     std::uint32_t read_value_ = 0;
     Totals totals_;
-    sc_core::sc_event wake_event_, read_event_;
+    sc_core::sc_event wake_event_, read_event_, stall_check_;
 };
 
 }  // namespace pcisim
