@@ -528,16 +528,17 @@ bool PciBus::alone_on_bus(int master) const {
     return true;
 }
 
-// A retry of `master` from `start` to `end` with this answer (started, or still to start).
+// A retry of `master` ending at `end` with this answer (started, or still to start): the loop
+// runs ahead up to the first repeat that will get data (that may be the very next one).
 void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read) {
     Picos until = offer.retry_until ? offer.retry_until
                   : offer.ready_after_end ? end + offer.ready_after_end : 0;
+    if (until == 0) return;
     Picos first_repeat = end + config_.retry_backoff_clocks * period_;
-    if (until <= first_repeat) return;
     // Each repeat: arbitration parked on the master, the retry, the back-off.
     ahead_retry_ = (data_start_clock(offer, read) + 1 + config_.turnaround_clocks) * period_;
     Picos attempt = ahead_retry_ + config_.retry_backoff_clocks * period_;
-    Picos repeats = (until - first_repeat + attempt - 1) / attempt;
+    Picos repeats = until > first_repeat ? (until - first_repeat + attempt - 1) / attempt : 0;
     ahead_ = true;
     ahead_master_ = master;
     ahead_until_ = first_repeat + repeats * attempt;
@@ -590,7 +591,7 @@ void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
     BusTransaction next = retried;
     next.start = m.request_time;
     TargetOffer probe = current_target_->offer(next, next.start);
-    if (probe.kind != TargetOffer::Retry || probe.retry_until == 0) return;
+    if (probe.kind != TargetOffer::Retry || probe.retry_until <= next.start) return;
     Picos back_off = config_.retry_backoff_clocks * period_;
     run_ahead_retries(retried.master, next.start - back_off, probe,
                       retried.command == BusCommand::MemRead);
