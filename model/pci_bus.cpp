@@ -242,7 +242,11 @@ void PciBus::start_transaction(int master, Picos start) {
                                              std::to_string(busy_ ? scheduled_end_ : bus_free_) +
                                              " ps");
     m.queue.front().stats.arbitration += start - m.request_time;
-    Plan plan = plan_transaction(master, start);
+    // A deferred arbitration planned this very transaction already (nothing changed since).
+    Plan plan = deferred_ && deferred_plan_.t.master == master && deferred_plan_.t.start == start
+                    ? deferred_plan_
+                    : plan_transaction(master, start);
+    deferred_ = false;
     current_ = plan.t;
     current_offer_ = plan.offer;
     current_target_ = plan.target;
@@ -614,7 +618,8 @@ void PciBus::maybe_defer_arbitration() {
     Picos start = std::max(bus_free_, m.request_time);
     if (master != arbiter_.parked() || m.request_time < bus_free_)
         start = std::max(start, m.request_time + config_.grant_clocks * period_);
-    Plan plan = plan_transaction(master, start);
+    deferred_plan_ = plan_transaction(master, start);
+    const Plan& plan = deferred_plan_;
     if (plan.t.termination == Termination::Retry) {
         if (alone_on_bus(master))
             run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
@@ -624,6 +629,7 @@ void PciBus::maybe_defer_arbitration() {
     ahead_master_ = master;
     ahead_until_ = plan.end;
     ahead_real_end_ = true;
+    deferred_ = true;
 }
 
 // Runs the bus's events that come before `limit` (and at it, if `inclusive`), each at its own
@@ -678,6 +684,7 @@ void PciBus::enter(Picos now, int master) {
     if (!ahead_ || master == ahead_master_) return;
     run_ahead_to(now, true);
     ahead_ = false;  // the caller's sync_events sets the events as they now stand
+    deferred_ = false;
 }
 
 // sc_start stops before the events of its end time: those attempts are still to come.

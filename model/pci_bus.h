@@ -190,6 +190,8 @@ private:
     Picos ahead_first_repeat_ = 0;  // retry loop: repeats start here, every retry + back-off
     Picos ahead_retry_ = 0;         // clocks of one retry, in ps
     bool handling_ = false;       // in on_arbitrate / on_transaction_end
+    bool deferred_ = false;       // deferred_plan_ is what the deferred arbitration will start
+    Plan deferred_plan_;
     Picos end_notified_ = kNever; // what SystemC has pending
     Picos arb_notified_ = kNever;
     sc_core::sc_event end_event_;
