@@ -24,12 +24,11 @@ Mac::Mac(sc_core::sc_module_name name, unsigned port, const E1000Params& params,
 }
 
 void Mac::enqueue(std::vector<std::uint8_t> frame) {
-    // Only an idle MAC needs waking.  While a frame is on the wire, or frames wait for the end
-    // of the inter-packet gap, a wake-up is already armed and the MAC looks at the queue then; a
-    // wake now would only re-arm it (about one activation per frame at full load).
+    // Only an idle MAC has anything to do now: start the frame (or line it up behind the gap).
+    // While a frame is on the wire a wake-up is armed, and the MAC looks at the queue then.
     bool idle = !sending_ && queue_.empty();
     queue_.push_back(std::move(frame));
-    if (idle) wake_.notify(sc_core::SC_ZERO_TIME);
+    if (idle) start_next(now_ps());
 }
 
 void Mac::set_enabled(bool on) {
@@ -68,10 +67,15 @@ void Mac::advance() {
         if (observer_) observer_(port_, frame.data(), static_cast<unsigned>(frame.size()), now);
         if (room_freed_) room_freed_();
     }
-    // A zero-delay wake (enqueue, enable) cancels a pending timed one: always re-arm.
-    if (sending_) {
+    // A zero-delay wake (enable) cancels a pending timed one: always re-arm.
+    if (sending_)
         wake_.notify(ps(send_end_ - now));
-    } else if (enabled_ && !queue_.empty()) {
+    else
+        start_next(now);
+}
+
+void Mac::start_next(Picos now) {
+    if (enabled_ && !queue_.empty()) {
         // The next frame starts when the gap is over.  Lined up now, it needs no wake-up of
         // its own at that time (one activation per frame at full load); its trace begin is
         // written when it ends.

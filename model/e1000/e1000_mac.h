@@ -38,6 +38,7 @@ public:
 
 private:
     void advance();  // SC_METHOD: finishes the frame on the wire, starts the next one
+    void start_next(Picos now);  // the queue's first frame goes on the wire (after the gap)
     Picos frame_time(std::size_t len) const;
 
     unsigned port_;
