@@ -1,10 +1,11 @@
 // A host CPU running pktgen and the e1000 driver as ordinary C++.
 //
 // The software charges cycles for the code paths it runs (the costs are scenario parameters);
-// the CPU turns them into simulated time lazily and only waits when something observable
-// happens (a register access, an interrupt or timer check), so one packet costs about one
-// SystemC context switch.  Register reads stall the CPU for the whole round trip.  Interrupts
-// and timers are taken between packets (at the next sync point), as a level-triggered line.
+// the CPU turns them into simulated time lazily and only waits when it must look at the world
+// (an interrupt or timer check) or for a register read's value, so one packet costs about one
+// SystemC context switch.  Register accesses leave at the CPU's own time (now() may be ahead of
+// the kernel's); reads stall the CPU for the whole round trip.  Interrupts and timers are taken
+// between packets (at the next sync point), as a level-triggered line.
 #pragma once
 
 #include <cstdint>

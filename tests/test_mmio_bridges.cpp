@@ -3,7 +3,9 @@
 
 #include "bridge_face.h"
 #include "bus_test_parts.h"
+#include "cpu.h"
 #include "host_bridge.h"
+#include "host_memory.h"
 #include "pci_bridge.h"
 #include "scenario.h"
 
@@ -38,6 +40,35 @@ struct MmioPath {
     }
 };
 }  // namespace
+
+namespace {
+// CPU software that reads one register and is then done.
+struct OneRegisterRead : CpuSoftware {
+    Cpu* cpu = nullptr;
+    bool done = false;
+    void start() override {}
+    bool has_work() const override { return !done; }
+    void run_once() override {
+        done = true;
+        cpu->mmio_read(0xf00000c0);
+    }
+    void interrupt() override {}
+    void timer() override {}
+};
+}  // namespace
+
+TEST_CASE("a register read that is never answered stops the run after 1 ms") {
+    MmioPath path;
+    path.nic.answer.kind = TargetOffer::Retry;  // the device retries the read for ever
+    HostMemory memory(1 << 20);
+    Cpu cpu("cpu", path.s, path.host, memory);
+    OneRegisterRead software;
+    software.cpu = &cpu;
+    cpu.run(&software, 0);
+    CHECK_THROWS_WITH(sc_core::sc_start(ps(1'500'000'000)),
+                      Catch::Contains("register read of 0xf00000c0 has not completed after 1 ms"));
+    CHECK(now_ps() == 1'000'000'000);  // noticed when the millisecond is over
+}
 
 TEST_CASE("a register read stalls the CPU for the whole round trip") {
     MmioPath path;
