@@ -613,7 +613,12 @@ void PciBus::maybe_defer_arbitration() {
     }
     if (master < 0) return;
     const MasterState& m = masters_[master];
-    if (arb_pending_ != m.request_time || m.request_time <= now_) return;
+    if (arb_pending_ != m.request_time || m.request_time < now_) return;
+    // Now (a delta notification): the arbitration would run in the next delta cycle.
+    if (m.request_time == now_) {
+        arb_delta_time_ = now_;
+        arb_delta_ = sc_core::sc_delta_count() + 1;
+    }
     // As arbitrate() will start it.
     Picos start = std::max(bus_free_, m.request_time);
     if (master != arbiter_.parked() || m.request_time < bus_free_)
@@ -644,9 +649,13 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
             break;
         }
         if (next > limit || (next == limit && !inclusive)) break;
-        // An arbitration is a timed event, run in the first delta cycle of its time; another
-        // master asking in that same delta cycle is taken to come first.
-        if (next == limit && !busy_ && sc_core::sc_delta_count_at_current_time() == 0) break;
+        // An arbitration runs in the first delta cycle of its time (timed) or in the delta cycle
+        // after the one that asked for it; another master asking up to that same delta cycle
+        // is taken to come first.
+        if (next == limit && !busy_ &&
+            (next == arb_delta_time_ ? sc_core::sc_delta_count() <= arb_delta_
+                                     : sc_core::sc_delta_count_at_current_time() == 0))
+            break;
         if (!busy_ && !ahead_real_end_ && next >= ahead_first_repeat_) {
             std::uint64_t n = skip_repeats(inclusive ? limit : limit - 1);
             counters_.retries_run_ahead += n;
