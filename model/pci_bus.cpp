@@ -526,6 +526,7 @@ void PciBus::end_transaction() {
 // for a read it takes at the end of the attempt), only the first repeat at or after that time
 // gets an event; the attempts before it run later (run_ahead_to).
 bool PciBus::alone_on_bus(int master) const {
+    // An observer must see every transaction; without a back-off a repeat comes at once.
     if (observer_ || config_.retry_backoff_clocks == 0) return false;
     for (std::size_t i = 0; i < masters_.size(); ++i)
         if (static_cast<int>(i) != master && masters_[i].requesting) return false;
