@@ -172,12 +172,28 @@ std::uint32_t sequence_of(const std::uint8_t* frame) {
     return s;
 }
 
+// A NIC on the fake bus with its interrupt line recorded and one TX ring: what most tests
+// start from.  Observers go on before start(), which ends elaboration and sets up the ring.
+struct NicOnFakeBus {
+    HostMemory mem{16 << 20};
+    FakeBus bus{"bus"};
+    LineRecorder line;
+    E1000 nic;
+    Ring ring;
+    NicOnFakeBus(nlohmann::json params, unsigned slots)
+        : nic("nic", nic_scenario(std::move(params)), bus, mem, kBar, {&line}),
+          ring{mem, bus, slots} {}
+    void start() {
+        sc_core::sc_start(sc_core::SC_ZERO_TIME);
+        ring.setup();
+    }
+};
+
 }  // namespace
 
 TEST_CASE("e1000: a ring of packets is sent once each and in order with one read outstanding", "[e1000]") {
-    HostMemory mem(16 << 20);
-    FakeBus bus("bus");
-    E1000 nic("nic", nic_scenario({{"model", "82540"}}), bus, mem, kBar, {});
+    NicOnFakeBus t({{"model", "82540"}}, 64);
+    auto& [mem, bus, line, nic, ring] = t;
     REQUIRE(bus.master_config.width_bits == 32);
     REQUIRE(nic.ports() == 1);
     std::vector<std::uint32_t> seen;
@@ -185,9 +201,7 @@ TEST_CASE("e1000: a ring of packets is sent once each and in order with one read
         REQUIRE(port == 0);
         seen.push_back(sequence_of(f));
     });
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    Ring ring{mem, bus, 64};
-    ring.setup();
+    t.start();
     const unsigned packets = 100;  // wraps the 64-slot ring
     unsigned queued = 0;
     while (queued < packets) {
@@ -213,13 +227,10 @@ TEST_CASE("e1000: a ring of packets is sent once each and in order with one read
 }
 
 TEST_CASE("e1000: descriptor fetches never pass TDT or the ring end", "[e1000]") {
-    HostMemory mem(16 << 20);
-    FakeBus bus("bus");
-    E1000 nic("nic", nic_scenario({{"model", "82544"}}), bus, mem, kBar, {});
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
     const unsigned slots = 24;
-    Ring ring{mem, bus, slots};
-    ring.setup();
+    NicOnFakeBus t({{"model", "82544"}}, slots);
+    auto& [mem, bus, line, nic, ring] = t;
+    t.start();
     unsigned head_at_write = 0;
     std::vector<unsigned> fetched(slots, 0);
     bus.on_access = [&](const FakeBus::Access& a) {
@@ -283,15 +294,12 @@ TEST_CASE("e1000: preloaded 1500-byte frames drain at the wire rate", "[e1000]")
 }
 
 TEST_CASE("e1000: write-backs only for RS descriptors set DD in host memory", "[e1000]") {
-    HostMemory mem(16 << 20);
-    FakeBus bus("bus");
-    E1000 nic("nic", nic_scenario({{"model", "82546"}}), bus, mem, kBar, {});
+    NicOnFakeBus t({{"model", "82546"}}, 32);
+    auto& [mem, bus, line, nic, ring] = t;
     REQUIRE(nic.ports() == 2);
     REQUIRE(bus.master_config.width_bits == 64);
     REQUIRE(bus.bar_size() == 2 * E1000::kBarBytes);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    Ring ring{mem, bus, 32};
-    ring.setup();
+    t.start();
     for (unsigned i = 0; i < 20; ++i) ring.queue(100, i % 4 == 3 ? kCmdRs : 0, i % 5 == 0 ? 3 : 1);
     bus.mmio_write(kTdt, ring.tail);
     sc_core::sc_start(sc_core::sc_time(500, sc_core::SC_US));
@@ -314,13 +322,9 @@ TEST_CASE("e1000: write-backs only for RS descriptors set DD in host memory", "[
 }
 
 TEST_CASE("e1000: TIDV delays TXDW and an ICR read clears it and releases INTA#", "[e1000]") {
-    HostMemory mem(16 << 20);
-    FakeBus bus("bus");
-    LineRecorder line;
-    E1000 nic("nic", nic_scenario(nlohmann::json::object()), bus, mem, kBar, {&line});
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    Ring ring{mem, bus, 16};
-    ring.setup();
+    NicOnFakeBus t(nlohmann::json::object(), 16);
+    auto& [mem, bus, line, nic, ring] = t;
+    t.start();
     bus.mmio_write(kIms, kIcrTxdw);
     bus.mmio_write(kTidv, 10);  // 10.24 us
     bus.mmio_write(kTadv, 0);
@@ -353,13 +357,9 @@ TEST_CASE("e1000: TIDV delays TXDW and an ICR read clears it and releases INTA#"
 }
 
 TEST_CASE("e1000: TADV bounds a TIDV delay that keeps being restarted", "[e1000]") {
-    HostMemory mem(16 << 20);
-    FakeBus bus("bus");
-    LineRecorder line;
-    E1000 nic("nic", nic_scenario(nlohmann::json::object()), bus, mem, kBar, {&line});
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    Ring ring{mem, bus, 256};
-    ring.setup();
+    NicOnFakeBus t(nlohmann::json::object(), 256);
+    auto& [mem, bus, line, nic, ring] = t;
+    t.start();
     bus.mmio_write(kIms, kIcrTxdw);
     bus.mmio_write(kTidv, 64);  // 65.5 us, restarted by every packet
     bus.mmio_write(kTadv, 20);  // 20.48 us after the first write-back
@@ -377,10 +377,9 @@ TEST_CASE("e1000: TADV bounds a TIDV delay that keeps being restarted", "[e1000]
 }
 
 TEST_CASE("e1000: the TX FIFO never holds more than its size", "[e1000]") {
-    HostMemory mem(16 << 20);
-    FakeBus bus("bus");
+    NicOnFakeBus t({{"model", "82544"}, {"pba_rx_kb", 56}}, 128);
+    auto& [mem, bus, line, nic, ring] = t;
     bus.read_per_byte = ns_to_ps(1);  // the bus outruns the wire: the FIFO fills up
-    E1000 nic("nic", nic_scenario({{"model", "82544"}, {"pba_rx_kb", 56}}), bus, mem, kBar, {});
     const std::uint32_t fifo = nic.port(0).fifo().capacity();
     REQUIRE(fifo == 8 * 1024);
     std::uint32_t worst = 0;
@@ -389,9 +388,7 @@ TEST_CASE("e1000: the TX FIFO never holds more than its size", "[e1000]") {
         REQUIRE(sequence_of(f) == frames++);
         worst = std::max(worst, nic.port(0).fifo().peak());
     });
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    Ring ring{mem, bus, 128};
-    ring.setup();
+    t.start();
     for (unsigned i = 0; i < 100; ++i) ring.queue(1514, kCmdRs);
     bus.mmio_write(kTdt, ring.tail);
     sc_core::sc_start(sc_core::sc_time(2, sc_core::SC_MS));
@@ -405,14 +402,11 @@ TEST_CASE("e1000: the TX FIFO never holds more than its size", "[e1000]") {
 }
 
 TEST_CASE("e1000: packet prefetch (TXDMAC.DPP=0) overlaps finishing with the next read", "[e1000]") {
-    HostMemory mem(16 << 20);
-    FakeBus bus("bus");
-    E1000 nic("nic", nic_scenario({{"packet_processing_ns", 500}}), bus, mem, kBar, {});
+    NicOnFakeBus t({{"packet_processing_ns", 500}}, 256);
+    auto& [mem, bus, line, nic, ring] = t;
     std::vector<Picos> sent;
-    nic.set_frame_observer([&](unsigned, const std::uint8_t*, unsigned, Picos t) { sent.push_back(t); });
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    Ring ring{mem, bus, 256};
-    ring.setup();
+    nic.set_frame_observer([&](unsigned, const std::uint8_t*, unsigned, Picos when) { sent.push_back(when); });
+    t.start();
     for (unsigned i = 0; i < 50; ++i) ring.queue(60, kCmdRs);
     bus.mmio_write(kTdt, ring.tail);
     sc_core::sc_start(sc_core::sc_time(500, sc_core::SC_US));
@@ -508,13 +502,9 @@ TEST_CASE("e1000: on a real PCI 32/33 segment the bus sets a rate below the wire
 }
 
 TEST_CASE("e1000: ITR keeps INTA# assertions at least ITR x 256 ns apart", "[e1000]") {
-    HostMemory mem(16 << 20);
-    FakeBus bus("bus");
-    LineRecorder line;
-    E1000 nic("nic", nic_scenario(nlohmann::json::object()), bus, mem, kBar, {&line});
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    Ring ring{mem, bus, 256};
-    ring.setup();
+    NicOnFakeBus t(nlohmann::json::object(), 256);
+    auto& [mem, bus, line, nic, ring] = t;
+    t.start();
     bus.mmio_write(kIms, kIcrTxdw);
     bus.mmio_write(kItr, 100);  // 25.6 us
     for (unsigned i = 0; i < 100; ++i) ring.queue(1000, kCmdRs);
