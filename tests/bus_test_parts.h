@@ -83,4 +83,15 @@ inline BusConfig bus_config(BusKind kind, unsigned width, double mhz) {
     return c;
 }
 
+// A segment whose first MiB a FixedTarget claims with this DEVSEL timing.
+struct BusWithTarget {
+    PciBus bus;
+    FixedTarget target;
+    BusWithTarget(BusKind kind, unsigned width, double mhz, Devsel devsel = Devsel::Fast)
+        : bus("bus", bus_config(kind, width, mhz)) {
+        target.answer.devsel = devsel;
+        bus.attach_target(&target, 0, 1 << 20);
+    }
+};
+
 }  // namespace pcisim::test

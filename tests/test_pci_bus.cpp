@@ -17,10 +17,8 @@ constexpr Picos kPcix133 = 7519;
 }  // namespace
 
 TEST_CASE("a single write burst on PCI 32/33 takes address + data + turnaround clocks") {
-    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
-    FixedTarget target;
-    target.answer.devsel = Devsel::Fast;
-    bus.attach_target(&target, 0, 1 << 20);
+    BusWithTarget segment(BusKind::Pci, 32, 33);
+    auto& [bus, target] = segment;
     RecordingMaster m("m", bus);
     bus.write(m.id, 0x1000, 64, 7);
     sc_core::sc_start();
@@ -34,10 +32,8 @@ TEST_CASE("a single write burst on PCI 32/33 takes address + data + turnaround c
 }
 
 TEST_CASE("a read burst on PCI 64/66 pays the AD turnaround before data") {
-    PciBus bus("bus", bus_config(BusKind::Pci, 64, 66));
-    FixedTarget target;
-    target.answer.devsel = Devsel::Fast;
-    bus.attach_target(&target, 0, 1 << 20);
+    BusWithTarget segment(BusKind::Pci, 64, 66);
+    auto& [bus, target] = segment;
     RecordingMaster m("m", bus);
     bus.read(m.id, 0x1000, 512, 1);
     sc_core::sc_start();
@@ -48,10 +44,8 @@ TEST_CASE("a read burst on PCI 64/66 pays the AD turnaround before data") {
 }
 
 TEST_CASE("an unaligned read counts the data phases its bytes touch") {
-    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
-    FixedTarget target;
-    target.answer.devsel = Devsel::Medium;
-    bus.attach_target(&target, 0, 1 << 20);
+    BusWithTarget segment(BusKind::Pci, 32, 33, Devsel::Medium);
+    auto& [bus, target] = segment;
     RecordingMaster m("m", bus);
     bus.read(m.id, 0x1002, 60, 1);  // bytes 2..61 of the dwords at 0x1000: 16 data phases
     sc_core::sc_start();
@@ -60,10 +54,9 @@ TEST_CASE("an unaligned read counts the data phases its bytes touch") {
 }
 
 TEST_CASE("a read burst on PCI-X 64/133 has the attribute phase and the extra decode clock") {
-    PciBus bus("bus", bus_config(BusKind::PciX, 64, 133));
-    FixedTarget target;  // answers at once with data (immediate response)
-    target.answer.devsel = Devsel::Fast;  // decode A
-    bus.attach_target(&target, 0, 1 << 20);
+    // The target answers at once with data (immediate response), decode A.
+    BusWithTarget segment(BusKind::PciX, 64, 133);
+    auto& [bus, target] = segment;
     RecordingMaster m("m", bus);
     bus.read(m.id, 0x1000, 512, 1);
     sc_core::sc_start();
@@ -73,10 +66,8 @@ TEST_CASE("a read burst on PCI-X 64/133 has the attribute phase and the extra de
 }
 
 TEST_CASE("two masters share the bus by hidden arbitration without idle clocks") {
-    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
-    FixedTarget target;
-    target.answer.devsel = Devsel::Fast;
-    bus.attach_target(&target, 0, 1 << 20);
+    BusWithTarget segment(BusKind::Pci, 32, 33);
+    auto& [bus, target] = segment;
     TransactionLog log;
     log.attach(bus);
     RecordingMaster a("a", bus), b("b", bus);
@@ -94,10 +85,8 @@ TEST_CASE("two masters share the bus by hidden arbitration without idle clocks")
 }
 
 TEST_CASE("two masters always requesting get a fair share") {
-    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
-    FixedTarget target;
-    target.answer.devsel = Devsel::Fast;
-    bus.attach_target(&target, 0, 1 << 20);
+    BusWithTarget segment(BusKind::Pci, 32, 33);
+    auto& [bus, target] = segment;
     RecordingMaster a("a", bus), b("b", bus);
     for (int i = 0; i < 50; ++i) {
         bus.write(a.id, 0x1000, 64, i);

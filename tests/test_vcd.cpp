@@ -54,10 +54,8 @@ std::set<Transition> parse_vcd(const std::string& text) {
 }  // namespace
 
 TEST_CASE("a single write burst on PCI 32/33 gives exactly the expected VCD transitions") {
-    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
-    FixedTarget target;
-    target.answer.devsel = Devsel::Fast;
-    bus.attach_target(&target, 0, 1 << 20);
+    BusWithTarget segment(BusKind::Pci, 32, 33);
+    auto& [bus, target] = segment;
     RecordingMaster m("m", bus);
     Recording rec({0, 40 * kClk});
     rec.open(bus);
@@ -88,11 +86,9 @@ TEST_CASE("a single write burst on PCI 32/33 gives exactly the expected VCD tran
 }
 
 TEST_CASE("a retried read shows STOP# without TRDY#, then the data with DEVSEL# and TRDY#") {
-    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
-    FixedTarget target;
+    BusWithTarget segment(BusKind::Pci, 32, 33, Devsel::Medium);
+    auto& [bus, target] = segment;
     target.answer.kind = TargetOffer::Retry;
-    target.answer.devsel = Devsel::Medium;
-    bus.attach_target(&target, 0, 1 << 20);
     RecordingMaster m("m", bus);
     // The target answers Retry to the first attempt only.
     At switch_to_data("switch", 3 * kClk, [&] { target.answer.kind = TargetOffer::Data; });
@@ -120,10 +116,8 @@ TEST_CASE("a retried read shows STOP# without TRDY#, then the data with DEVSEL# 
 }
 
 TEST_CASE("only the window is written to the VCD") {
-    PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
-    FixedTarget target;
-    target.answer.devsel = Devsel::Fast;
-    bus.attach_target(&target, 0, 1 << 20);
+    BusWithTarget segment(BusKind::Pci, 32, 33);
+    auto& [bus, target] = segment;
     RecordingMaster m("m", bus);
     Recording rec({100 * kClk, 200 * kClk});
     rec.open(bus);
