@@ -1,34 +1,21 @@
 // plots/regenerate runs headless on a tiny synthetic sweep and writes every figure.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
+#include "test_support.h"
+
 namespace fs = std::filesystem;
+using namespace pcisim::test;
 
 namespace {
 
 const std::string kSource = PCISIM_SOURCE_DIR;
 const char* kFigures[] = {"pps_vs_size", "simulated_vs_measured", "overhead_vs_bus"};
-
-std::string binary() {
-    const char* b = std::getenv("PCISIM_BINARY");
-    return b ? b : kSource + "/build/pcisim";
-}
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string p = (fs::temp_directory_path() / "pcisim-plots-XXXXXX").string();
-        REQUIRE(mkdtemp(p.data()));
-        path = p;
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
 
 // Two buses of a sweep as 'pcisim sweep' writes it: varied keys, status, error, metrics.
 void write_sweep(const fs::path& csv) {
@@ -63,7 +50,7 @@ int run(const std::string& command) {
 TEST_CASE("plots/regenerate draws a sweep and its fits headless", "[plots]") {
     TempDir tmp;
     write_sweep(tmp.path / "sweep.csv");
-    REQUIRE(run(binary() + " fit " + (tmp.path / "sweep.csv").string() + " --json " +
+    REQUIRE(run(pcisim_binary() + " fit " + (tmp.path / "sweep.csv").string() + " --json " +
                 (tmp.path / "fits.json").string()) == 0);
     fs::path out = tmp.path / "figures";
     CHECK(run("/usr/bin/python3 " + kSource + "/plots/regenerate --sweep " +

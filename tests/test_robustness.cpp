@@ -16,38 +16,13 @@
 #include <thread>
 
 #include "sweep/sweep_table.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 namespace sweep = pcisim::sweep;
+using namespace pcisim::test;
 
 namespace {
-
-std::string binary() {
-    const char* b = std::getenv("PCISIM_BINARY");
-    return b ? b : std::string(PCISIM_SOURCE_DIR) + "/build/pcisim";
-}
-
-std::string scenario(const std::string& name) {
-    return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + name + ".json";
-}
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string p = (fs::temp_directory_path() / "pcisim-robust-XXXXXX").string();
-        REQUIRE(mkdtemp(p.data()));
-        path = p;
-    }
-    ~TempDir() { fs::remove_all(path); }
-    std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
-
-std::string text_of(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 struct Outcome {
     int exit_code;  // -1 when killed by a signal
@@ -56,8 +31,8 @@ struct Outcome {
 
 Outcome run(const TempDir& dir, const std::string& args) {
     std::string err = dir / "stderr.txt";
-    int status = std::system((binary() + " " + args + " >/dev/null 2>" + err).c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text_of(err)};
+    int status = std::system((pcisim_binary() + " " + args + " >/dev/null 2>" + err).c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -70,7 +45,7 @@ TEST_CASE("the watchdog stops a deadlocked ring and says what waits on what", "[
     TempDir dir;
     // No write-backs: the driver never sees DD, never cleans, and the queue stops for good.
     // The window is long enough that only the watchdog can end the run.
-    Outcome o = run(dir, "run " + scenario("phi-32-66-82541") +
+    Outcome o = run(dir, "run " + scenario_path("phi-32-66-82541") +
                              " --set testing.nic_drop_writebacks=true"
                              " --set simulation.watchdog_us=1000"
                              " --set simulation.min_window_us=50000");
@@ -82,13 +57,13 @@ TEST_CASE("the watchdog stops a deadlocked ring and says what waits on what", "[
     CHECK(contains(o.err, "NIC TDH 253 TDT 253"));
     CHECK(contains(o.err, "TX FIFO 0 of 16384 B used"));
     // The same scenario without the fault runs to the end.
-    CHECK(run(dir, "run " + scenario("phi-32-66-82541") + " --set simulation.watchdog_us=1000")
+    CHECK(run(dir, "run " + scenario_path("phi-32-66-82541") + " --set simulation.watchdog_us=1000")
               .exit_code == 0);
 }
 
 TEST_CASE("a driver that overruns the TX ring is stopped by the NIC's check", "[robust]") {
     TempDir dir;
-    Outcome o = run(dir, "run " + scenario("phi-32-66-82541") +
+    Outcome o = run(dir, "run " + scenario_path("phi-32-66-82541") +
                              " --set testing.driver_ignore_ring_space=true");
     CHECK(o.exit_code == 1);
     INFO(o.err);
@@ -105,7 +80,7 @@ TEST_CASE("the watchdog is never shorter than the quiet times the driver asks fo
     TempDir dir;
     // notxints cleans from a 1 ms timer: frames may pause for about that long by design, so a
     // 100 us watchdog is widened to twice the timer period and the run completes.
-    CHECK(run(dir, "run " + scenario("phi-32-66-82541") +
+    CHECK(run(dir, "run " + scenario_path("phi-32-66-82541") +
                        " --set driver.notxints=true --set simulation.watchdog_us=100")
               .exit_code == 0);
 }
@@ -113,7 +88,7 @@ TEST_CASE("the watchdog is never shorter than the quiet times the driver asks fo
 TEST_CASE("a run over its wall-clock limit stops with a diagnostic", "[robust]") {
     TempDir dir;
     // 10 s of simulated time cannot be done in 0.2 s of wall clock.
-    Outcome o = run(dir, "run " + scenario("phi-32-66-82541") +
+    Outcome o = run(dir, "run " + scenario_path("phi-32-66-82541") +
                              " --set simulation.min_window_us=1e7"
                              " --set simulation.max_window_us=1e7 --set simulation.max_wall_s=0.2");
     CHECK(o.exit_code == 1);
@@ -126,7 +101,7 @@ TEST_CASE("a sweep with a crashing point writes every other point", "[robust][sw
     TempDir dir;
     std::string out = dir / "sweep.csv";
     // crash_at_us 1e9 is never reached; 50 us is, in the warm-up.
-    Outcome o = run(dir, "sweep " + scenario("phi-32-66-82541") +
+    Outcome o = run(dir, "sweep " + scenario_path("phi-32-66-82541") +
                              " --vary testing.crash_at_us=0,50,1e9 -j 2 -o " + out);
     CHECK(o.exit_code == 1);
     sweep::SweepTable t = sweep::read_table(out);
@@ -146,19 +121,19 @@ TEST_CASE("an interrupted sweep leaves a valid partial output that --resume comp
     std::string out = dir / "sweep.csv", err = dir / "sweep.err";
     // -j 1: point 0 takes milliseconds, point 1 (10 s of simulated bus) far longer, point 2
     // waits its turn.  SIGINT once point 0 is reported done.
-    std::string args = " sweep " + scenario("bus-demo") +
+    std::string args = " sweep " + scenario_path("bus-demo") +
                        " --vary simulation.min_window_us=200,1e7,300"
                        " --set simulation.max_window_us=1e7 --set simulation.warmup_us=20"
                        " --set simulation.batch_us=200 -j 1 -o " + out;
     pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        std::string command = "exec " + binary() + args + " >/dev/null 2>" + err;
+        std::string command = "exec " + pcisim_binary() + args + " >/dev/null 2>" + err;
         execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (!contains(text_of(err), "sweep: 1/3") && std::chrono::steady_clock::now() < deadline)
+    while (!contains(slurp(err), "sweep: 1/3") && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     kill(pid, SIGINT);
     int status = 0;
@@ -171,7 +146,7 @@ TEST_CASE("an interrupted sweep leaves a valid partial output that --resume comp
     CHECK(partial.rows[1].error == "interrupted");
     CHECK(partial.rows[2].error == "interrupted");
     CHECK(partial.rows[2].index == 2);
-    CHECK(contains(text_of(out), "interrupted"));
+    CHECK(contains(slurp(out), "interrupted"));
 
     // Resumed with a time limit: point 0 is kept, point 1 now fails by its limit, point 2 runs.
     Outcome resumed = run(dir, args.substr(1) + " --resume --timeout-s 1");

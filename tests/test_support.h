@@ -1,12 +1,34 @@
 // Helpers shared by the tests that run whole scenarios.
 #pragma once
 
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace pcisim::test {
+
+// The pcisim built with the tests (CMake passes its path), else build/pcisim.
+inline std::string pcisim_binary() {
+    const char* b = std::getenv("PCISIM_BINARY");
+    return b ? b : std::string(PCISIM_SOURCE_DIR) + "/build/pcisim";
+}
+
+// A scratch directory removed at the end of the test.
+struct TempDir {
+    std::filesystem::path path;
+    TempDir() {
+        std::string p = (std::filesystem::temp_directory_path() / "pcisim-test-XXXXXX").string();
+        REQUIRE(mkdtemp(p.data()));
+        path = p;
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+    std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
 
 inline std::string scenario_path(const std::string& name) {
     return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + name + ".json";

@@ -1,12 +1,10 @@
 // pcisim sweep and merge, end to end: the built binary on the bus demo with short windows.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -14,44 +12,22 @@
 #include "sweep/csv.h"
 #include "sweep/sweep_axes.h"
 #include "sweep/sweep_table.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 namespace sweep = pcisim::sweep;
+using namespace pcisim::test;
 
 namespace {
-
-std::string binary() {
-    const char* b = std::getenv("PCISIM_BINARY");
-    return b ? b : std::string(PCISIM_SOURCE_DIR) + "/build/pcisim";
-}
 
 const std::string kScenario = std::string(PCISIM_SOURCE_DIR) + "/scenarios/bus-demo.json";
 const std::string kShort = " --set simulation.warmup_us=20 --set simulation.batch_us=200"
                            " --set simulation.min_window_us=200";
 
-// A scratch directory removed at the end of the test.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string p = (fs::temp_directory_path() / "pcisim-test-XXXXXX").string();
-        REQUIRE(mkdtemp(p.data()));
-        path = p;
-    }
-    ~TempDir() { fs::remove_all(path); }
-    std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
-
 int run(const std::string& command) {
     int status = std::system((command + " 2>/dev/null >/dev/null").c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string text_of(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 }  // namespace
@@ -59,7 +35,7 @@ std::string text_of(const std::string& path) {
 TEST_CASE("a 3-point sweep gives the metrics of 3 single runs", "[sweep]") {
     TempDir dir;
     std::string out = dir / "sweep.csv";
-    REQUIRE(run(binary() + " sweep " + kScenario + " --vary masters.0.bytes=128:384:128" + kShort +
+    REQUIRE(run(pcisim_binary() + " sweep " + kScenario + " --vary masters.0.bytes=128:384:128" + kShort +
                 " -j 2 -o " + out) == 0);
     sweep::SweepTable table = sweep::read_table(out);
     REQUIRE(table.rows.size() == 3);
@@ -76,9 +52,9 @@ TEST_CASE("a 3-point sweep gives the metrics of 3 single runs", "[sweep]") {
         CHECK(row.values[0] == json(128 * (i + 1)));
         CHECK(csv[i + 1][0] == std::to_string(128 * (i + 1)));
         std::string single = dir / ("single" + std::to_string(i) + ".json");
-        REQUIRE(run(binary() + " run " + kScenario + " --set masters.0.bytes=" +
+        REQUIRE(run(pcisim_binary() + " run " + kScenario + " --set masters.0.bytes=" +
                     std::to_string(128 * (i + 1)) + kShort + " --json " + single) == 0);
-        auto expected = sweep::flatten_metrics(json::parse(text_of(single)));
+        auto expected = sweep::flatten_metrics(json::parse(slurp(single)));
         REQUIRE(!expected.empty());
         CHECK(row.metrics == expected);
     }
@@ -91,7 +67,7 @@ TEST_CASE("a failing point is reported with its reason and the others land", "[s
     TempDir dir;
     std::string out = dir / "sweep.csv";
     // 100 MHz is no PCI clock: that point fails the scenario check, exit code 1.
-    CHECK(run(binary() + " sweep " + kScenario + " --vary bus.clock_mhz=33,100,66" + kShort +
+    CHECK(run(pcisim_binary() + " sweep " + kScenario + " --vary bus.clock_mhz=33,100,66" + kShort +
               " -o " + out) == 1);
     sweep::SweepTable table = sweep::read_table(out);
     REQUIRE(table.rows.size() == 3);
@@ -112,7 +88,7 @@ TEST_CASE("a point that exceeds the time limit fails alone", "[sweep]") {
     TempDir dir;
     std::string out = dir / "sweep.csv";
     // A 10 s window cannot finish within 1 s; a 200 us window can.
-    CHECK(run(binary() + " sweep " + kScenario + " --vary simulation.min_window_us=200,1e7" +
+    CHECK(run(pcisim_binary() + " sweep " + kScenario + " --vary simulation.min_window_us=200,1e7" +
               " --set simulation.max_window_us=1e7 --set simulation.warmup_us=20" +
               " --set simulation.batch_us=200 --timeout-s 1 -o " + out) == 1);
     sweep::SweepTable table = sweep::read_table(out);
@@ -125,23 +101,23 @@ TEST_CASE("a point that exceeds the time limit fails alone", "[sweep]") {
 TEST_CASE("two shards merged equal the unsharded sweep", "[sweep]") {
     TempDir dir;
     std::string axes = " --vary masters.0.bytes=128,256,384 bus.clock_mhz=33,66" + kShort;
-    REQUIRE(run(binary() + " sweep " + kScenario + axes + " -o " + (dir / "all.csv")) == 0);
-    REQUIRE(run(binary() + " sweep " + kScenario + axes + " --shard 0/2 -o " + (dir / "s0.csv")) == 0);
-    REQUIRE(run(binary() + " sweep " + kScenario + axes + " --shard 1/2 -o " + (dir / "s1.csv")) == 0);
+    REQUIRE(run(pcisim_binary() + " sweep " + kScenario + axes + " -o " + (dir / "all.csv")) == 0);
+    REQUIRE(run(pcisim_binary() + " sweep " + kScenario + axes + " --shard 0/2 -o " + (dir / "s0.csv")) == 0);
+    REQUIRE(run(pcisim_binary() + " sweep " + kScenario + axes + " --shard 1/2 -o " + (dir / "s1.csv")) == 0);
     CHECK(sweep::read_table(dir / "s0.csv").rows.size() == 3);
     // Shards given in any order.
-    REQUIRE(run(binary() + " merge " + (dir / "merged.csv") + " " + (dir / "s1.csv") + " " +
+    REQUIRE(run(pcisim_binary() + " merge " + (dir / "merged.csv") + " " + (dir / "s1.csv") + " " +
                 (dir / "s0.csv")) == 0);
-    CHECK(text_of(dir / "merged.csv") == text_of(dir / "all.csv"));
-    CHECK(text_of(dir / "merged.json") == text_of(dir / "all.json"));
+    CHECK(slurp(dir / "merged.csv") == slurp(dir / "all.csv"));
+    CHECK(slurp(dir / "merged.json") == slurp(dir / "all.json"));
     // A missing shard is an error, not a shorter result.
-    CHECK(run(binary() + " merge " + (dir / "bad.csv") + " " + (dir / "s0.csv")) == 2);
+    CHECK(run(pcisim_binary() + " merge " + (dir / "bad.csv") + " " + (dir / "s0.csv")) == 2);
     CHECK_FALSE(fs::exists(dir / "bad.csv"));
 }
 
 TEST_CASE("bad sweep arguments exit 2 naming the key", "[sweep]") {
     TempDir dir;
-    std::string base = binary() + " sweep " + kScenario + " -o " + (dir / "x.csv");
+    std::string base = pcisim_binary() + " sweep " + kScenario + " -o " + (dir / "x.csv");
     CHECK(run(base + " --vary bus.clock_mhz") == 2);
     CHECK(run(base + " --vary bus.clock_mhz=66:33:1") == 2);
     CHECK(run(base + " --vary bus.clock_mhz=33:66:0") == 2);
