@@ -1,7 +1,6 @@
 // plots/regenerate runs headless on a tiny synthetic sweep and writes every figure.
 #include <catch2/catch.hpp>
 
-
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
