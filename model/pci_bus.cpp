@@ -243,10 +243,9 @@ void PciBus::start_transaction(int master, Picos start) {
                                              " ps");
     m.queue.front().stats.arbitration += start - m.request_time;
     // A deferred arbitration planned this very transaction already (nothing changed since).
-    Plan plan = deferred_ && deferred_plan_.t.master == master && deferred_plan_.t.start == start
-                    ? deferred_plan_
-                    : plan_transaction(master, start);
-    deferred_ = false;
+    bool planned = ahead_ && ahead_real_end_ && deferred_plan_.t.master == master &&
+                   deferred_plan_.t.start == start;
+    Plan plan = planned ? deferred_plan_ : plan_transaction(master, start);
     current_ = plan.t;
     current_offer_ = plan.offer;
     current_target_ = plan.target;
@@ -635,7 +634,6 @@ void PciBus::maybe_defer_arbitration() {
     ahead_master_ = master;
     ahead_until_ = plan.end;
     ahead_real_end_ = true;
-    deferred_ = true;
 }
 
 // Runs the bus's events that come before `limit` (and at it, if `inclusive`), each at its own
@@ -694,7 +692,6 @@ void PciBus::enter(Picos now, int master) {
     if (!ahead_ || master == ahead_master_) return;
     run_ahead_to(now, true);
     ahead_ = false;  // the caller's sync_events sets the events as they now stand
-    deferred_ = false;
 }
 
 // sc_start stops before the events of its end time: those attempts are still to come.

@@ -190,10 +190,9 @@ private:
     Picos ahead_first_repeat_ = 0;  // retry loop: repeats start here, every retry + back-off
     Picos ahead_retry_ = 0;         // clocks of one retry, in ps
     bool handling_ = false;       // in on_arbitrate / on_transaction_end
-    bool deferred_ = false;       // deferred_plan_ is what the deferred arbitration will start
     Picos arb_delta_time_ = kNever;  // a deferred arbitration notified as a delta at this time
     std::uint64_t arb_delta_ = 0;    // ... would run in this delta cycle (sc_delta_count)
-    Plan deferred_plan_;
+    Plan deferred_plan_;          // what a deferred arbitration will start (ahead_real_end_)
     Picos end_notified_ = kNever; // what SystemC has pending
     Picos arb_notified_ = kNever;
     sc_core::sc_event end_event_;
