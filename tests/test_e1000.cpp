@@ -193,7 +193,9 @@ struct NicOnFakeBus {
 
 TEST_CASE("e1000: a ring of packets is sent once each and in order with one read outstanding", "[e1000]") {
     NicOnFakeBus t({{"model", "82540"}}, 64);
-    auto& [mem, bus, line, nic, ring] = t;
+    FakeBus& bus = t.bus;
+    E1000& nic = t.nic;
+    Ring& ring = t.ring;
     REQUIRE(bus.master_config.width_bits == 32);
     REQUIRE(nic.ports() == 1);
     std::vector<std::uint32_t> seen;
@@ -229,7 +231,9 @@ TEST_CASE("e1000: a ring of packets is sent once each and in order with one read
 TEST_CASE("e1000: descriptor fetches never pass TDT or the ring end", "[e1000]") {
     const unsigned slots = 24;
     NicOnFakeBus t({{"model", "82544"}}, slots);
-    auto& [mem, bus, line, nic, ring] = t;
+    FakeBus& bus = t.bus;
+    E1000& nic = t.nic;
+    Ring& ring = t.ring;
     t.start();
     unsigned head_at_write = 0;
     std::vector<unsigned> fetched(slots, 0);
@@ -295,7 +299,10 @@ TEST_CASE("e1000: preloaded 1500-byte frames drain at the wire rate", "[e1000]")
 
 TEST_CASE("e1000: write-backs only for RS descriptors set DD in host memory", "[e1000]") {
     NicOnFakeBus t({{"model", "82546"}}, 32);
-    auto& [mem, bus, line, nic, ring] = t;
+    HostMemory& mem = t.mem;
+    FakeBus& bus = t.bus;
+    E1000& nic = t.nic;
+    Ring& ring = t.ring;
     REQUIRE(nic.ports() == 2);
     REQUIRE(bus.master_config.width_bits == 64);
     REQUIRE(bus.bar_size() == 2 * E1000::kBarBytes);
@@ -323,7 +330,10 @@ TEST_CASE("e1000: write-backs only for RS descriptors set DD in host memory", "[
 
 TEST_CASE("e1000: TIDV delays TXDW and an ICR read clears it and releases INTA#", "[e1000]") {
     NicOnFakeBus t(nlohmann::json::object(), 16);
-    auto& [mem, bus, line, nic, ring] = t;
+    FakeBus& bus = t.bus;
+    LineRecorder& line = t.line;
+    E1000& nic = t.nic;
+    Ring& ring = t.ring;
     t.start();
     bus.mmio_write(kIms, kIcrTxdw);
     bus.mmio_write(kTidv, 10);  // 10.24 us
@@ -358,7 +368,9 @@ TEST_CASE("e1000: TIDV delays TXDW and an ICR read clears it and releases INTA#"
 
 TEST_CASE("e1000: TADV bounds a TIDV delay that keeps being restarted", "[e1000]") {
     NicOnFakeBus t(nlohmann::json::object(), 256);
-    auto& [mem, bus, line, nic, ring] = t;
+    FakeBus& bus = t.bus;
+    LineRecorder& line = t.line;
+    Ring& ring = t.ring;
     t.start();
     bus.mmio_write(kIms, kIcrTxdw);
     bus.mmio_write(kTidv, 64);  // 65.5 us, restarted by every packet
@@ -378,7 +390,9 @@ TEST_CASE("e1000: TADV bounds a TIDV delay that keeps being restarted", "[e1000]
 
 TEST_CASE("e1000: the TX FIFO never holds more than its size", "[e1000]") {
     NicOnFakeBus t({{"model", "82544"}, {"pba_rx_kb", 56}}, 128);
-    auto& [mem, bus, line, nic, ring] = t;
+    FakeBus& bus = t.bus;
+    E1000& nic = t.nic;
+    Ring& ring = t.ring;
     bus.read_per_byte = ns_to_ps(1);  // the bus outruns the wire: the FIFO fills up
     const std::uint32_t fifo = nic.port(0).fifo().capacity();
     REQUIRE(fifo == 8 * 1024);
@@ -403,7 +417,9 @@ TEST_CASE("e1000: the TX FIFO never holds more than its size", "[e1000]") {
 
 TEST_CASE("e1000: packet prefetch (TXDMAC.DPP=0) overlaps finishing with the next read", "[e1000]") {
     NicOnFakeBus t({{"packet_processing_ns", 500}}, 256);
-    auto& [mem, bus, line, nic, ring] = t;
+    FakeBus& bus = t.bus;
+    E1000& nic = t.nic;
+    Ring& ring = t.ring;
     std::vector<Picos> sent;
     nic.set_frame_observer([&](unsigned, const std::uint8_t*, unsigned, Picos when) { sent.push_back(when); });
     t.start();
@@ -503,7 +519,10 @@ TEST_CASE("e1000: on a real PCI 32/33 segment the bus sets a rate below the wire
 
 TEST_CASE("e1000: ITR keeps INTA# assertions at least ITR x 256 ns apart", "[e1000]") {
     NicOnFakeBus t(nlohmann::json::object(), 256);
-    auto& [mem, bus, line, nic, ring] = t;
+    FakeBus& bus = t.bus;
+    LineRecorder& line = t.line;
+    E1000& nic = t.nic;
+    Ring& ring = t.ring;
     t.start();
     bus.mmio_write(kIms, kIcrTxdw);
     bus.mmio_write(kItr, 100);  // 25.6 us

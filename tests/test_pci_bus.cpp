@@ -18,7 +18,7 @@ constexpr Picos kPcix133 = 7519;
 
 TEST_CASE("a single write burst on PCI 32/33 takes address + data + turnaround clocks") {
     BusWithTarget segment(BusKind::Pci, 32, 33);
-    auto& [bus, target] = segment;
+    PciBus& bus = segment.bus;
     RecordingMaster m("m", bus);
     bus.write(m.id, 0x1000, 64, 7);
     sc_core::sc_start();
@@ -33,7 +33,7 @@ TEST_CASE("a single write burst on PCI 32/33 takes address + data + turnaround c
 
 TEST_CASE("a read burst on PCI 64/66 pays the AD turnaround before data") {
     BusWithTarget segment(BusKind::Pci, 64, 66);
-    auto& [bus, target] = segment;
+    PciBus& bus = segment.bus;
     RecordingMaster m("m", bus);
     bus.read(m.id, 0x1000, 512, 1);
     sc_core::sc_start();
@@ -45,7 +45,7 @@ TEST_CASE("a read burst on PCI 64/66 pays the AD turnaround before data") {
 
 TEST_CASE("an unaligned read counts the data phases its bytes touch") {
     BusWithTarget segment(BusKind::Pci, 32, 33, Devsel::Medium);
-    auto& [bus, target] = segment;
+    PciBus& bus = segment.bus;
     RecordingMaster m("m", bus);
     bus.read(m.id, 0x1002, 60, 1);  // bytes 2..61 of the dwords at 0x1000: 16 data phases
     sc_core::sc_start();
@@ -56,7 +56,8 @@ TEST_CASE("an unaligned read counts the data phases its bytes touch") {
 TEST_CASE("a read burst on PCI-X 64/133 has the attribute phase and the extra decode clock") {
     // The target answers at once with data (immediate response), decode A.
     BusWithTarget segment(BusKind::PciX, 64, 133);
-    auto& [bus, target] = segment;
+    PciBus& bus = segment.bus;
+    FixedTarget& target = segment.target;
     RecordingMaster m("m", bus);
     bus.read(m.id, 0x1000, 512, 1);
     sc_core::sc_start();
@@ -67,7 +68,7 @@ TEST_CASE("a read burst on PCI-X 64/133 has the attribute phase and the extra de
 
 TEST_CASE("two masters share the bus by hidden arbitration without idle clocks") {
     BusWithTarget segment(BusKind::Pci, 32, 33);
-    auto& [bus, target] = segment;
+    PciBus& bus = segment.bus;
     TransactionLog log;
     log.attach(bus);
     RecordingMaster a("a", bus), b("b", bus);
@@ -86,7 +87,7 @@ TEST_CASE("two masters share the bus by hidden arbitration without idle clocks")
 
 TEST_CASE("two masters always requesting get a fair share") {
     BusWithTarget segment(BusKind::Pci, 32, 33);
-    auto& [bus, target] = segment;
+    PciBus& bus = segment.bus;
     RecordingMaster a("a", bus), b("b", bus);
     for (int i = 0; i < 50; ++i) {
         bus.write(a.id, 0x1000, 64, i);

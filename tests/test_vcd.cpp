@@ -55,7 +55,7 @@ std::set<Transition> parse_vcd(const std::string& text) {
 
 TEST_CASE("a single write burst on PCI 32/33 gives exactly the expected VCD transitions") {
     BusWithTarget segment(BusKind::Pci, 32, 33);
-    auto& [bus, target] = segment;
+    PciBus& bus = segment.bus;
     RecordingMaster m("m", bus);
     Recording rec({0, 40 * kClk});
     rec.open(bus);
@@ -87,7 +87,8 @@ TEST_CASE("a single write burst on PCI 32/33 gives exactly the expected VCD tran
 
 TEST_CASE("a retried read shows STOP# without TRDY#, then the data with DEVSEL# and TRDY#") {
     BusWithTarget segment(BusKind::Pci, 32, 33, Devsel::Medium);
-    auto& [bus, target] = segment;
+    PciBus& bus = segment.bus;
+    FixedTarget& target = segment.target;
     target.answer.kind = TargetOffer::Retry;
     RecordingMaster m("m", bus);
     // The target answers Retry to the first attempt only.
@@ -117,7 +118,7 @@ TEST_CASE("a retried read shows STOP# without TRDY#, then the data with DEVSEL# 
 
 TEST_CASE("only the window is written to the VCD") {
     BusWithTarget segment(BusKind::Pci, 32, 33);
-    auto& [bus, target] = segment;
+    PciBus& bus = segment.bus;
     RecordingMaster m("m", bus);
     Recording rec({100 * kClk, 200 * kClk});
     rec.open(bus);
