@@ -57,7 +57,6 @@ TEST_CASE("a read burst on PCI-X 64/133 has the attribute phase and the extra de
     // The target answers at once with data (immediate response), decode A.
     BusWithTarget segment(BusKind::PciX, 64, 133);
     PciBus& bus = segment.bus;
-    FixedTarget& target = segment.target;
     RecordingMaster m("m", bus);
     bus.read(m.id, 0x1000, 512, 1);
     sc_core::sc_start();
