@@ -66,7 +66,6 @@ PciBus::PciBus(sc_core::sc_module_name name, const BusConfig& config)
     : sc_core::sc_module(name),
       config_(config),
       period_(config.period()),
-      width_bytes_(config.width_bits / 8),
       arbiter_(config.park_on_last) {
     SC_METHOD(on_transaction_end);
     sensitive << end_event_;

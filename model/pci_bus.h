@@ -158,7 +158,6 @@ private:
 
     BusConfig config_;
     Picos period_;
-    unsigned width_bytes_;
     std::vector<MasterState> masters_;
     struct Window { std::uint64_t base, size; BusTarget* target; };
     std::vector<Window> windows_;

@@ -13,7 +13,7 @@ unsigned size_class(std::uint32_t bytes) {
 }  // namespace
 
 SkbPool::SkbPool(std::uint64_t base, std::uint64_t bytes, unsigned cache_line_bytes)
-    : base_(base), end_(base + bytes), next_(base), line_(cache_line_bytes), free_by_class_(16) {}
+    : end_(base + bytes), next_(base), line_(cache_line_bytes), free_by_class_(16) {}
 
 Skb SkbPool::allocate(std::uint32_t frame_len) {
     std::uint32_t need = kHeadroom + frame_len;

@@ -31,7 +31,7 @@ public:
 
 private:
     struct Slot { std::uint64_t head; std::uint32_t size; unsigned users; };
-    std::uint64_t base_, end_, next_;
+    std::uint64_t end_, next_;
     unsigned line_;
     std::vector<Slot> slots_;
     std::vector<std::vector<int>> free_by_class_;  // LIFO per size class
