@@ -2,9 +2,10 @@
 
 namespace pcisim {
 
-int Arbiter::pick(const std::vector<bool>& requesting) const {
-    for (int i = 1; i <= masters_; ++i) {
-        int m = (last_ + i + masters_) % masters_;
+int Arbiter::pick(const std::vector<char>& requesting) const {
+    int m = last_;
+    for (int i = 0; i < masters_; ++i) {
+        if (++m >= masters_) m = 0;
         if (requesting[m]) return m;
     }
     return -1;

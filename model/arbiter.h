@@ -12,8 +12,9 @@ public:
 
     void add_master() { ++masters_; }
     // The requesting master that comes first in round-robin order after the last one granted;
-    // -1 when nobody requests.
-    int pick(const std::vector<bool>& requesting) const;
+    // -1 when nobody requests.  One flag per master (char, not vector<bool>: this runs for every
+    // transaction and bit access costs more than the byte).
+    int pick(const std::vector<char>& requesting) const;
     void granted(int master);
     // The master GNT# rests on while nobody requests (it may start without arbitration), or -1.
     int parked() const { return park_on_last_ ? last_ : -1; }

@@ -212,7 +212,7 @@ void PciBus::on_arbitrate() {
 void PciBus::arbitrate() {
     if (busy_) return;
     Picos now = now_;
-    std::vector<bool>& requesting = requesting_now_;
+    std::vector<char>& requesting = requesting_now_;
     bool any = false;
     for (std::size_t i = 0; i < masters_.size(); ++i) {
         requesting[i] = masters_[i].requesting && masters_[i].request_time <= now;

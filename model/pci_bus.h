@@ -163,7 +163,7 @@ private:
     std::vector<Window> windows_;
     BusTarget* default_target_ = nullptr;
     Arbiter arbiter_;
-    std::vector<bool> requesting_now_;  // on_arbitrate's scratch (one per master), not reallocated
+    std::vector<char> requesting_now_;  // on_arbitrate's scratch (one per master), not reallocated
 
     // The transaction on the bus, if any.
     bool busy_ = false;

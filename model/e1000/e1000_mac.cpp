@@ -65,7 +65,7 @@ void Mac::advance() {
         stats_.wire += frame_time(frame.size()) + gap;
         fifo_.release(static_cast<std::uint32_t>(frame.size()));
         if (observer_) observer_(port_, frame.data(), static_cast<unsigned>(frame.size()), now);
-        if (room_freed_) room_freed_();
+        if (frame_sent_) frame_sent_(std::move(frame));
     }
     // A zero-delay wake (enable) cancels a pending timed one: always re-arm.
     if (sending_)

@@ -31,8 +31,11 @@ public:
     void enqueue(std::vector<std::uint8_t> frame);
     void set_enabled(bool on);      // TCTL.EN
     void set_ipgt(unsigned bytes);  // TIPG.IPGT, byte times at 1 Gb/s
-    // Called whenever a frame has left and its FIFO room is free again.
-    void on_room_freed(std::function<void()> fn) { room_freed_ = std::move(fn); }
+    // Called whenever a frame has left and its FIFO room is free again, with the frame's buffer
+    // (the DMA engine reuses it for a later frame instead of allocating one per packet).
+    void on_frame_sent(std::function<void(std::vector<std::uint8_t>&&)> fn) {
+        frame_sent_ = std::move(fn);
+    }
 
     std::uint64_t frames_sent() const { return frames_sent_; }
 
@@ -46,7 +49,7 @@ private:
     TxFifo& fifo_;
     TxStats& stats_;
     const FrameObserver& observer_;
-    std::function<void()> room_freed_;
+    std::function<void(std::vector<std::uint8_t>&&)> frame_sent_;
 
     std::deque<std::vector<std::uint8_t>> queue_;
     bool enabled_ = false;

@@ -28,7 +28,10 @@ TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& 
     sensitive << finishing_done_;
     dont_initialize();
     mac_.set_ipgt(tipg_ & 0x3FF);
-    mac_.on_room_freed([this] { kick(); });
+    mac_.on_frame_sent([this](std::vector<std::uint8_t>&& frame) {
+        spare_frames_.push_back(std::move(frame));
+        kick();
+    });
     // Frames already in the FIFO at time zero (nic.preload_*): the MAC sends them once
     // TCTL.EN is set, as if the FIFO pointers had been rewound over them.
     for (unsigned i = 0; i < params.preload_packets; ++i) {
@@ -176,13 +179,33 @@ bool TxPort::start_packet() {
         trace::emit(TraceStep::FifoWait, TracePhase::End, name(), now, index_, next_seq_, bytes);
     }
     fifo_.reserve(bytes);
-    auto p = std::make_unique<Packet>();
+    std::unique_ptr<Packet> p = new_packet(bytes);
     for (unsigned i = 0; i < n; ++i) p->descriptors.push_back(cache_.pop());
-    p->frame.resize(bytes);
     p->seq = next_seq_++;
     fetching_ = p.get();
     in_flight_.push_back(std::move(p));
     return true;
+}
+
+// A packet in its initial state with a zeroed frame buffer, from the spares when there are any.
+std::unique_ptr<TxPort::Packet> TxPort::new_packet(std::uint32_t frame_bytes) {
+    std::unique_ptr<Packet> p;
+    if (spare_packets_.empty()) {
+        p = std::make_unique<Packet>();
+    } else {
+        p = std::move(spare_packets_.back());
+        spare_packets_.pop_back();
+        std::vector<CachedDescriptor> descriptors = std::move(p->descriptors);
+        *p = Packet{};
+        p->descriptors = std::move(descriptors);
+        p->descriptors.clear();
+    }
+    if (!spare_frames_.empty()) {
+        p->frame = std::move(spare_frames_.back());
+        spare_frames_.pop_back();
+    }
+    p->frame.assign(frame_bytes, 0);
+    return p;
 }
 
 void TxPort::read_finished(const ReadRequest& r, const DmaStats&) {
@@ -307,6 +330,7 @@ bool TxPort::idle() const {
 void TxPort::retire(Packet* p) {
     for (auto it = in_flight_.begin(); it != in_flight_.end(); ++it) {
         if (it->get() == p) {
+            spare_packets_.push_back(std::move(*it));
             in_flight_.erase(it);
             break;
         }

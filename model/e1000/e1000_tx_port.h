@@ -70,6 +70,7 @@ private:
 
     void check_tail_move(std::uint32_t value) const;
     bool start_packet();
+    std::unique_ptr<Packet> new_packet(std::uint32_t frame_bytes);
     bool data_read(ReadRequest& out);
     void buffer_processed();
     void data_finished();
@@ -96,6 +97,9 @@ private:
     std::uint32_t tdt_ = 0;
 
     std::deque<std::unique_ptr<Packet>> in_flight_;  // data fetch started, not yet retired
+    // Retired packets and sent frames' buffers, reused so that the hot path does not allocate.
+    std::vector<std::unique_ptr<Packet>> spare_packets_;
+    std::vector<std::vector<std::uint8_t>> spare_frames_;
     Packet* fetching_ = nullptr;                     // the packet whose data is being read
     Packet* finishing_ = nullptr;                    // the packet in stage 4
     sc_core::sc_event finishing_done_;
