@@ -350,18 +350,27 @@ Scenario Scenario::from_json(json doc, const std::string& origin,
     return s;
 }
 
+// Every module reads its parameters through here while it is built: the path is walked in place
+// (no split_path vector per lookup), which keeps elaboration short for sweep points.
 const json& Scenario::at(const std::string& path) const {
     const json* node = &resolved_;
-    for (const auto& k : split_path(path)) {
-        if (node->is_array() && all_digits(k)) {
-            std::size_t idx = k.size() > 9 ? SIZE_MAX : std::stoul(k);  // no overflow
-            if (idx >= node->size()) throw std::out_of_range("scenario path " + path);
-            node = &(*node)[idx];
-        } else {
-            if (!node->is_object() || !node->contains(k))
-                throw std::out_of_range("scenario path " + path + " is not in the schema");
-            node = &(*node)[k];
+    std::string k;
+    for (std::size_t i = 0; i <= path.size();) {
+        std::size_t j = std::min(path.find_first_of(".[]", i), path.size());
+        if (j > i) {
+            k.assign(path, i, j - i);
+            if (node->is_array() && all_digits(k)) {
+                std::size_t idx = k.size() > 9 ? SIZE_MAX : std::stoul(k);  // no overflow
+                if (idx >= node->size()) throw std::out_of_range("scenario path " + path);
+                node = &(*node)[idx];
+            } else {
+                auto it = node->is_object() ? node->find(k) : node->end();
+                if (it == node->end())
+                    throw std::out_of_range("scenario path " + path + " is not in the schema");
+                node = &*it;
+            }
         }
+        i = j + 1;
     }
     return *node;
 }
