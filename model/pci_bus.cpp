@@ -612,14 +612,17 @@ void PciBus::maybe_defer_arbitration() {
     }
     if (master < 0) return;
     const MasterState& m = masters_[master];
-    if (arb_pending_ != m.request_time || m.request_time < now_) return;
+    // The arbitration is due at `at`: when the request comes, or now for a master that has
+    // been waiting (for another master's transaction to end).
+    Picos at = arb_pending_;
+    if (at == kNever || at < now_ || m.request_time > at) return;
     // Now (a delta notification): the arbitration would run in the next delta cycle.
-    if (m.request_time == now_) {
+    if (at == now_) {
         arb_delta_time_ = now_;
         arb_delta_ = sc_core::sc_delta_count() + 1;
     }
     // As arbitrate() will start it.
-    Picos start = std::max(bus_free_, m.request_time);
+    Picos start = std::max(bus_free_, align_up(at));
     if (master != arbiter_.parked() || m.request_time < bus_free_)
         start = std::max(start, m.request_time + config_.grant_clocks * period_);
     deferred_plan_ = plan_transaction(master, start);

@@ -10,7 +10,12 @@ namespace pcisim {
 
 void use_picosecond_resolution();  // idempotent; call before elaborating any module
 
-inline Picos now_ps() { return sc_core::sc_time_stamp().value(); }
+// The kernel's time without sc_time_stamp()'s call into the library: the model asks several
+// times per simulated packet.  A process has one simulation context (SystemC 2.3).
+inline Picos now_ps() {
+    static sc_core::sc_simcontext* const context = sc_core::sc_get_curr_simcontext();
+    return context->time_stamp().value();
+}
 inline sc_core::sc_time ps(Picos t) { return sc_core::sc_time::from_value(t); }
 inline Picos ns_to_ps(double ns) { return static_cast<Picos>(ns * 1000.0 + 0.5); }
 inline double ps_to_us(Picos t) { return static_cast<double>(t) * 1e-6; }
