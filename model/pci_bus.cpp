@@ -600,22 +600,27 @@ void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
                       retried.command == BusCommand::MemRead);
 }
 
-// Nobody else wants the bus and the only requester's arbitration is still to come: that
-// arbitration runs later (run_ahead_to) and only the end of its transaction gets an event.
+// The next arbitration has a single master in it (others ask later, if at all): that arbitration
+// runs later (run_ahead_to) and only the end of its transaction gets an event.
 void PciBus::maybe_defer_arbitration() {
     if (ahead_ || busy_ || observer_) return;
+    // The arbitration is due at `at`: when a request comes, or now for a master that has been
+    // waiting (for another master's transaction to end).  Exactly one master may be in it.
+    Picos at = arb_pending_;
+    if (at == kNever || at < now_) return;
     int master = -1;
+    bool others = false;  // masters asking later than `at`
     for (std::size_t i = 0; i < masters_.size(); ++i) {
         if (!masters_[i].requesting) continue;
+        if (masters_[i].request_time > at) {
+            others = true;
+            continue;
+        }
         if (master >= 0) return;
         master = static_cast<int>(i);
     }
     if (master < 0) return;
     const MasterState& m = masters_[master];
-    // The arbitration is due at `at`: when the request comes, or now for a master that has
-    // been waiting (for another master's transaction to end).
-    Picos at = arb_pending_;
-    if (at == kNever || at < now_ || m.request_time > at) return;
     // Now (a delta notification): the arbitration would run in the next delta cycle.
     if (at == now_) {
         arb_delta_time_ = now_;
@@ -632,6 +637,10 @@ void PciBus::maybe_defer_arbitration() {
             run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
         return;
     }
+    // A master asking later could take GNT# away (maybe_preempt) from a transaction of more
+    // than one data phase: that one keeps its arbitration event.  A register access (one data
+    // phase) cannot be cut short.
+    if (others && phases(plan.t.addr, plan.t.bytes_done, plan.width) > 1) return;
     ahead_ = true;
     ahead_master_ = master;
     ahead_until_ = plan.end;
