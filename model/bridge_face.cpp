@@ -154,6 +154,8 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
         if (d->first_ready > start) {
             o.kind = TargetOffer::Retry;
             o.retry_until = d->first_ready;  // complete() leaves a latched read alone
+            o.then = {true, static_cast<std::uint32_t>(d->end - d->addr), d->line_time,
+                      config_.cache_line_bytes};
         } else
             pace(o, *d);
         return o;
@@ -170,8 +172,12 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
             return o;
         }
     }
+    // complete() latches it at the end, as fetch() from that end describes it.
+    LineTiming lt = line_timing(t.addr);
     o.kind = TargetOffer::Retry;
-    o.ready_after_end = line_timing(t.addr).first;  // complete() latches it at the end
+    o.ready_after_end = lt.first;
+    o.then = {true, static_cast<std::uint32_t>(prefetch_end(t.addr) - t.addr), lt.per_line,
+              config_.cache_line_bytes};
     return o;
 }
 

@@ -259,7 +259,7 @@ void PciBus::start_transaction(int master, Picos start) {
             maybe_preempt(std::max(masters_[i].request_time, start));
 }
 
-PciBus::Plan PciBus::plan_transaction(int master, Picos start) {
+PciBus::Plan PciBus::plan_transaction(int master, Picos start, const TargetOffer* given) {
     const MasterState& m = masters_[master];
     const Request& r = m.queue.front();
     Plan p;
@@ -281,7 +281,7 @@ PciBus::Plan PciBus::plan_transaction(int master, Picos start) {
         offer.devsel = Devsel::Fast;  // the requester claims its own completion (decode A)
     } else {
         p.target = decode(t.addr);
-        offer = p.target->offer(t, start);
+        offer = given ? *given : p.target->offer(t, start);
     }
     bool read = r.command == BusCommand::MemRead;
     Picos first = data_start_clock(offer, read);
@@ -326,19 +326,28 @@ void PciBus::plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned 
         segments_.push_back({first, 0, total});
         return;
     }
+    // Line by line: the phases whose last byte is in line k are those before p_end, the
+    // number of phases that end within lines up to k (the last one ends at addr + bytes).
     std::uint64_t aligned = addr / width * width;
-    std::uint64_t first_line = addr / offer.line_bytes;
+    std::uint64_t line_bytes = offer.line_bytes;
+    std::uint64_t first_line = addr / line_bytes;
     Picos clock = first;
-    for (std::uint32_t p = 0; p < total; ++p) {
-        std::uint64_t last_byte = std::min(aligned + (p + 1) * width, addr + bytes) - 1;
-        Picos ready = align_up(offer.first_line_ready +
-                               (last_byte / offer.line_bytes - first_line) * offer.line_time);
+    std::uint32_t p = 0;
+    for (std::uint64_t k = first_line; p < total; ++k) {
+        std::uint64_t line_end = (k + 1) * line_bytes;
+        auto p_end = addr + bytes <= line_end
+                         ? total
+                         : static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                               total, line_end > aligned ? (line_end - aligned) / width : 0));
+        if (p_end <= p) continue;
+        Picos ready = align_up(offer.first_line_ready + (k - first_line) * offer.line_time);
         if (ready > clock || segments_.empty()) {
             clock = std::max(clock, ready);
             segments_.push_back({clock, p, 0});
         }
-        ++segments_.back().phases;
-        clock += period_;
+        segments_.back().phases += p_end - p;
+        clock += (p_end - p) * period_;
+        p = p_end;
     }
 }
 
@@ -547,6 +556,24 @@ void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, 
     ahead_until_ = first_repeat + repeats * attempt;
     ahead_real_end_ = false;
     ahead_first_repeat_ = first_repeat;
+    ahead_loop_end_ = ahead_until_;
+    if (offer.then.known) plan_data_after_loop(master, until, offer);
+}
+
+// The attempt that ends the loop gets data as the target promised: it is planned now, so that
+// only its end needs an event (its arbitration runs ahead like the repeats before it).
+void PciBus::plan_data_after_loop(int master, Picos promised, const TargetOffer& retry) {
+    TargetOffer data;
+    data.devsel = retry.devsel;
+    data.max_bytes = retry.then.max_bytes;
+    data.first_line_ready = promised;
+    data.line_time = retry.then.line_time;
+    data.line_bytes = retry.then.line_bytes;
+    // The master, parked after its repeats, asks again and starts at the loop's end.
+    deferred_plan_ = plan_transaction(master, ahead_loop_end_, &data);
+    deferred_plan_.t.request = ahead_loop_end_;
+    ahead_until_ = deferred_plan_.end;
+    ahead_real_end_ = true;
 }
 
 // The repeats that end before `last_end` (at most), all at once: each is what arbitrate() and
@@ -556,7 +583,7 @@ std::uint64_t PciBus::skip_repeats(Picos last_end) {
     Picos first = arb_pending_;
     Picos attempt = ahead_retry_ + config_.retry_backoff_clocks * period_;
     if (last_end < first + ahead_retry_) return 0;
-    std::uint64_t n = std::min((ahead_until_ - first) / attempt,
+    std::uint64_t n = std::min((ahead_loop_end_ - first) / attempt,
                                (last_end - first - ahead_retry_) / attempt + 1);
     if (n == 0) return 0;
     MasterState& m = masters_[ahead_master_];
@@ -645,6 +672,7 @@ void PciBus::maybe_defer_arbitration() {
     ahead_master_ = master;
     ahead_until_ = plan.end;
     ahead_real_end_ = true;
+    ahead_loop_end_ = 0;
 }
 
 // Runs the bus's events that come before `limit` (and at it, if `inclusive`), each at its own
@@ -666,7 +694,7 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
             (next == arb_delta_time_ ? sc_core::sc_delta_count() <= arb_delta_
                                      : sc_core::sc_delta_count_at_current_time() == 0))
             break;
-        if (!busy_ && !ahead_real_end_ && next >= ahead_first_repeat_) {
+        if (!busy_ && next >= ahead_first_repeat_ && next < ahead_loop_end_) {
             std::uint64_t n = skip_repeats(inclusive ? limit : limit - 1);
             counters_.retries_run_ahead += n;
             if (n) continue;
@@ -679,8 +707,10 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
         } else {
             arb_pending_ = kNever;
             arbitrate();
-            bool in_step = ahead_real_end_ ? busy_ && end_pending_ == ahead_until_
-                                           : busy_ && current_.termination == Termination::Retry;
+            // Before the loop's end a repeat (a retry), after it the planned transaction.
+            bool in_step = now_ < ahead_loop_end_
+                               ? busy_ && current_.termination == Termination::Retry
+                               : busy_ && end_pending_ == ahead_until_;
             if (!in_step)
                 throw std::logic_error(std::string(name()) +
                                        ": a target changed its answer during a run-ahead");

@@ -128,7 +128,8 @@ private:
         unsigned width = 4;
         Picos end = 0;
     };
-    Plan plan_transaction(int master, Picos start);
+    // `given`: the target's answer, known in advance (TargetOffer::then), instead of asking it.
+    Plan plan_transaction(int master, Picos start, const TargetOffer* given = nullptr);
     // The two events, as the bus wants them (kept while running ahead, applied after).
     void notify_end(Picos at);
     void notify_arbitrate(Picos at);
@@ -136,6 +137,7 @@ private:
     // Run-ahead of a retry loop (see the top of this file).
     bool alone_on_bus(int master) const;
     void run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read);
+    void plan_data_after_loop(int master, Picos promised, const TargetOffer& retry);
     void maybe_run_ahead_from_start();
     void maybe_run_ahead_from_end(const BusTransaction& retried);
     void maybe_defer_arbitration();
@@ -186,7 +188,8 @@ private:
     int ahead_master_ = -1;
     Picos ahead_until_ = 0;       // ... up to the real event at this time:
     bool ahead_real_end_ = false; // a transaction's end (else an arbitration)
-    Picos ahead_first_repeat_ = 0;  // retry loop: repeats start here, every retry + back-off
+    Picos ahead_first_repeat_ = 0;  // retry loop: repeats start here, every retry + back-off,
+    Picos ahead_loop_end_ = 0;      // ... until the arbitration of the attempt that gets data
     Picos ahead_retry_ = 0;         // clocks of one retry, in ps
     bool handling_ = false;       // in on_arbitrate / on_transaction_end
     Picos arb_delta_time_ = kNever;  // a deferred arbitration notified as a delta at this time

@@ -79,6 +79,15 @@ struct TargetOffer {
     // Retry of a read the target takes only when this attempt ends (a new delayed read): its
     // data will be there this long after that end, with the same promise; 0: unknown.
     Picos ready_after_end = 0;
+    // With a promise, what the first repeat at or after the promised time gets, if the target
+    // can say: data whose first line is there at that time, disconnecting after max_bytes
+    // (0: no limit), further lines of line_bytes every line_time (devsel as above).
+    struct AfterPromise {
+        bool known = false;
+        std::uint32_t max_bytes = 0;
+        Picos line_time = 0;
+        unsigned line_bytes = 64;
+    } then;
 };
 
 // Per logical request (one read or write a master asked for, however many transactions it

@@ -87,10 +87,10 @@ TEST_CASE("the watchdog is never shorter than the quiet times the driver asks fo
 
 TEST_CASE("a run over its wall-clock limit stops with a diagnostic", "[robust]") {
     TempDir dir;
-    // 10 s of simulated time cannot be done in 0.2 s of wall clock.
+    // 100 s of simulated time cannot be done in 0.2 s of wall clock.
     Outcome o = run(dir, "run " + scenario_path("phi-32-66-82541") +
-                             " --set simulation.min_window_us=1e7"
-                             " --set simulation.max_window_us=1e7 --set simulation.max_wall_s=0.2");
+                             " --set simulation.min_window_us=1e8"
+                             " --set simulation.max_window_us=1e8 --set simulation.max_wall_s=0.2");
     CHECK(o.exit_code == 1);
     INFO(o.err);
     CHECK(contains(o.err, "wall-clock limit simulation.max_wall_s = 0.2 s exceeded"));
@@ -119,11 +119,11 @@ TEST_CASE("an interrupted sweep leaves a valid partial output that --resume comp
           "[robust][sweep]") {
     TempDir dir;
     std::string out = dir / "sweep.csv", err = dir / "sweep.err";
-    // -j 1: point 0 takes milliseconds, point 1 (10 s of simulated bus) far longer, point 2
-    // waits its turn.  SIGINT once point 0 is reported done.
+    // -j 1: point 0 takes milliseconds, point 1 (100 s of simulated bus, several wall seconds)
+    // far longer, point 2 waits its turn.  SIGINT once point 0 is reported done.
     std::string args = " sweep " + scenario_path("bus-demo") +
-                       " --vary simulation.min_window_us=200,1e7,300"
-                       " --set simulation.max_window_us=1e7 --set simulation.warmup_us=20"
+                       " --vary simulation.min_window_us=200,1e8,300"
+                       " --set simulation.max_window_us=1e8 --set simulation.warmup_us=20"
                        " --set simulation.batch_us=200 -j 1 -o " + out;
     pid_t pid = fork();
     REQUIRE(pid >= 0);
