@@ -241,10 +241,9 @@ void PciBus::start_transaction(int master, Picos start) {
                                              std::to_string(busy_ ? scheduled_end_ : bus_free_) +
                                              " ps");
     m.queue.front().stats.arbitration += start - m.request_time;
-    // A deferred arbitration planned this very transaction already (nothing changed since).
-    bool planned = ahead_ && ahead_real_end_ && deferred_plan_.t.master == master &&
-                   deferred_plan_.t.start == start;
-    Plan plan = planned ? deferred_plan_ : plan_transaction(master, start);
+    // Running ahead, this very transaction may be planned already (nothing changed since).
+    const Plan* ahead_plan = planned_ahead(master, start);
+    Plan plan = ahead_plan ? *ahead_plan : plan_transaction(master, start);
     current_ = plan.t;
     current_offer_ = plan.offer;
     current_target_ = plan.target;
@@ -257,6 +256,20 @@ void PciBus::start_transaction(int master, Picos start) {
     for (std::size_t i = 0; i < masters_.size(); ++i)
         if (static_cast<int>(i) != master && masters_[i].requesting)
             maybe_preempt(std::max(masters_[i].request_time, start));
+}
+
+// While running ahead, the transactions planned for it (nothing has changed since): the deferred
+// arbitration's, or the one that ends a retry loop.
+const PciBus::Plan* PciBus::planned_ahead(int master, Picos start) const {
+    if (!ahead_) return nullptr;
+    for (const Plan* p : {&deferred_plan_, &loop_end_plan_})
+        if (p->t.master == master && p->t.start == start) return p;
+    return nullptr;
+}
+
+void PciBus::stop_running_ahead() {
+    ahead_ = false;
+    deferred_plan_.t.master = loop_end_plan_.t.master = -1;
 }
 
 PciBus::Plan PciBus::plan_transaction(int master, Picos start, const TargetOffer* given) {
@@ -557,6 +570,7 @@ void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, 
     ahead_real_end_ = false;
     ahead_first_repeat_ = first_repeat;
     ahead_loop_end_ = ahead_until_;
+    loop_end_plan_.t.master = -1;
     if (offer.then.known) plan_data_after_loop(master, until, offer);
 }
 
@@ -570,9 +584,9 @@ void PciBus::plan_data_after_loop(int master, Picos promised, const TargetOffer&
     data.line_time = retry.then.line_time;
     data.line_bytes = retry.then.line_bytes;
     // The master, parked after its repeats, asks again and starts at the loop's end.
-    deferred_plan_ = plan_transaction(master, ahead_loop_end_, &data);
-    deferred_plan_.t.request = ahead_loop_end_;
-    ahead_until_ = deferred_plan_.end;
+    loop_end_plan_ = plan_transaction(master, ahead_loop_end_, &data);
+    loop_end_plan_.t.request = ahead_loop_end_;
+    ahead_until_ = loop_end_plan_.end;
     ahead_real_end_ = true;
 }
 
@@ -657,20 +671,22 @@ void PciBus::maybe_defer_arbitration() {
     Picos start = std::max(bus_free_, align_up(at));
     if (master != arbiter_.parked() || m.request_time < bus_free_)
         start = std::max(start, m.request_time + config_.grant_clocks * period_);
-    deferred_plan_ = plan_transaction(master, start);
-    const Plan& plan = deferred_plan_;
+    Plan plan = plan_transaction(master, start);
     if (plan.t.termination == Termination::Retry) {
-        if (alone_on_bus(master))
-            run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
+        if (!alone_on_bus(master)) return;
+        deferred_plan_ = plan;  // the loop's first attempt
+        run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
+        if (!ahead_) stop_running_ahead();
         return;
     }
     // A master asking later could take GNT# away (maybe_preempt) from a transaction of more
     // than one data phase: that one keeps its arbitration event.  A register access (one data
     // phase) cannot be cut short.
     if (others && phases(plan.t.addr, plan.t.bytes_done, plan.width) > 1) return;
+    deferred_plan_ = plan;
     ahead_ = true;
     ahead_master_ = master;
-    ahead_until_ = plan.end;
+    ahead_until_ = deferred_plan_.end;
     ahead_real_end_ = true;
     ahead_loop_end_ = 0;
 }
@@ -683,7 +699,7 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
     for (;;) {
         Picos next = busy_ ? end_pending_ : arb_pending_;
         if (busy_ == ahead_real_end_ && next == ahead_until_) {
-            ahead_ = false;
+            stop_running_ahead();
             break;
         }
         if (next > limit || (next == limit && !inclusive)) break;
@@ -732,7 +748,7 @@ void PciBus::enter(Picos now, int master) {
     now_ = now;
     if (!ahead_ || master == ahead_master_) return;
     run_ahead_to(now, true);
-    ahead_ = false;  // the caller's sync_events sets the events as they now stand
+    stop_running_ahead();  // the caller's sync_events sets the events as they now stand
 }
 
 // sc_start stops before the events of its end time: those attempts are still to come.

@@ -130,6 +130,7 @@ private:
     };
     // `given`: the target's answer, known in advance (TargetOffer::then), instead of asking it.
     Plan plan_transaction(int master, Picos start, const TargetOffer* given = nullptr);
+    const Plan* planned_ahead(int master, Picos start) const;
     // The two events, as the bus wants them (kept while running ahead, applied after).
     void notify_end(Picos at);
     void notify_arbitrate(Picos at);
@@ -142,6 +143,7 @@ private:
     void maybe_run_ahead_from_end(const BusTransaction& retried);
     void maybe_defer_arbitration();
     void catch_up();
+    void stop_running_ahead();
     void run_ahead_to(Picos limit, bool inclusive);
     std::uint64_t skip_repeats(Picos last_end);
     void enter(Picos now, int master);  // `master` asks for the bus at `now`
@@ -194,7 +196,8 @@ private:
     bool handling_ = false;       // in on_arbitrate / on_transaction_end
     Picos arb_delta_time_ = kNever;  // a deferred arbitration notified as a delta at this time
     std::uint64_t arb_delta_ = 0;    // ... would run in this delta cycle (sc_delta_count)
-    Plan deferred_plan_;          // what a deferred arbitration will start (ahead_real_end_)
+    Plan deferred_plan_;          // what a deferred arbitration will start ...
+    Plan loop_end_plan_;          // ... and the attempt that ends a retry loop (planned_ahead)
     Picos end_notified_ = kNever; // what SystemC has pending
     Picos arb_notified_ = kNever;
     sc_core::sc_event end_event_;
