@@ -243,6 +243,7 @@ void PciBus::start_transaction(int master, Picos start) {
     m.queue.front().stats.arbitration += start - m.request_time;
     // Running ahead, this very transaction may be planned already (nothing changed since).
     const Plan* ahead_plan = planned_ahead(master, start);
+    if (ahead_plan == &loop_end_plan_) check_promise(loop_end_plan_);
     Plan plan = ahead_plan ? *ahead_plan : plan_transaction(master, start);
     current_ = plan.t;
     current_offer_ = plan.offer;
@@ -265,6 +266,22 @@ const PciBus::Plan* PciBus::planned_ahead(int master, Picos start) const {
     for (const Plan* p : {&deferred_plan_, &loop_end_plan_})
         if (p->t.master == master && p->t.start == start) return p;
     return nullptr;
+}
+
+// The attempt that ends a retry loop was planned from the target's promise (TargetOffer::then):
+// the target must answer it that way now.  A target breaking its promise would silently change
+// the timing, so this is checked every time (one offer() per loop).
+void PciBus::check_promise(const Plan& promised) const {
+    TargetOffer real = promised.target->offer(promised.t, promised.t.start);
+    const TargetOffer& p = promised.offer;
+    if (real.kind != p.kind || real.devsel != p.devsel ||
+        real.initial_wait_clocks != p.initial_wait_clocks || real.max_bytes != p.max_bytes ||
+        real.first_line_ready != p.first_line_ready || real.line_time != p.line_time ||
+        real.line_bytes != p.line_bytes)
+        throw std::logic_error(std::string(name()) + ": master " +
+                               std::to_string(promised.t.master) +
+                               " gets a different answer after a retry loop than the target "
+                               "promised (TargetOffer::then)");
 }
 
 void PciBus::stop_running_ahead() {

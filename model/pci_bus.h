@@ -131,6 +131,7 @@ private:
     // `given`: the target's answer, known in advance (TargetOffer::then), instead of asking it.
     Plan plan_transaction(int master, Picos start, const TargetOffer* given = nullptr);
     const Plan* planned_ahead(int master, Picos start) const;
+    void check_promise(const Plan& promised) const;
     // The two events, as the bus wants them (kept while running ahead, applied after).
     void notify_end(Picos at);
     void notify_arbitrate(Picos at);
