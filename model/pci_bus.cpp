@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <stdexcept>
 
 #include "invariants.h"
@@ -161,7 +162,7 @@ std::uint32_t PciBus::phases(std::uint64_t addr, std::uint32_t bytes, unsigned w
 
 void PciBus::request_bus(int master, Picos at) {
     MasterState& m = masters_[master];
-    if (m.requesting || m.queue.empty() || (busy_ && current_.master == master)) return;
+    if (m.requesting || m.queue.empty() || (busy_ && current_.t.master == master)) return;
     m.requesting = true;
     m.request_time = align_up(std::max(at, m.not_before));
     if (busy_) {
@@ -204,7 +205,7 @@ void PciBus::on_arbitrate() {
     handling_ = true;
     arbitrate();
     handling_ = false;
-    if (busy_ && current_.termination == Termination::Retry) maybe_run_ahead_from_start();
+    if (busy_ && current_.t.termination == Termination::Retry) maybe_run_ahead_from_start();
     else maybe_defer_arbitration();
     sync_events();
 }
@@ -236,7 +237,7 @@ void PciBus::start_transaction(int master, Picos start) {
     if (busy_ || start < bus_free_)
         throw InvariantViolation(name(), "master " + std::to_string(master) +
                                              " granted at " + std::to_string(start) +
-                                             " ps while master " + std::to_string(current_.master) +
+                                             " ps while master " + std::to_string(current_.t.master) +
                                              " holds the bus until " +
                                              std::to_string(busy_ ? scheduled_end_ : bus_free_) +
                                              " ps");
@@ -244,15 +245,12 @@ void PciBus::start_transaction(int master, Picos start) {
     // Running ahead, this very transaction may be planned already (nothing changed since).
     const Plan* ahead_plan = planned_ahead(master, start);
     if (ahead_plan == &loop_end_plan_) check_promise(loop_end_plan_);
-    Plan plan = ahead_plan ? *ahead_plan : plan_transaction(master, start);
-    current_ = plan.t;
-    current_offer_ = plan.offer;
-    current_target_ = plan.target;
-    current_width_ = plan.width;
-    data_first_ = plan.t.data_start;
+    if (ahead_plan) current_ = *ahead_plan;
+    else plan_transaction(master, start, nullptr, current_);
+    data_first_ = current_.t.data_start;
     busy_ = true;
     preempted_ = false;
-    set_end(plan.end);
+    set_end(current_.end);
     // Another master already waiting takes GNT# away in the first clock.
     for (std::size_t i = 0; i < masters_.size(); ++i)
         if (static_cast<int>(i) != master && masters_[i].requesting)
@@ -289,31 +287,37 @@ void PciBus::stop_running_ahead() {
     deferred_plan_.t.master = loop_end_plan_.t.master = -1;
 }
 
-PciBus::Plan PciBus::plan_transaction(int master, Picos start, const TargetOffer* given) {
+// Written straight into its destination: building a Plan elsewhere and copying it cost a store-
+// forwarding stall on every transaction (the target's answer is written field by field and
+// read back in 16-byte pieces; seen in perf).
+void PciBus::plan_transaction(int master, Picos start, const TargetOffer* given, Plan& p) {
     const MasterState& m = masters_[master];
     const Request& r = m.queue.front();
-    Plan p;
+    bool read = r.command == BusCommand::MemRead;
     BusTransaction& t = p.t;
     t.command = r.command;
     t.master = master;
-    t.addr = r.addr + (r.command == BusCommand::MemRead ? r.issued : r.done);
-    t.bytes = r.bytes - (r.command == BusCommand::MemRead ? r.issued : r.done);
+    t.addr = r.addr + (read ? r.issued : r.done);
+    t.bytes = r.bytes - (read ? r.issued : r.done);
     t.tag = r.tag;
     t.dword = r.dword;
     t.start = start;
+    t.end = 0;
     t.request = m.request_time;
     t.requester = r.requester;
-    bool pcix_read = config_.kind == BusKind::PciX && r.command == BusCommand::MemRead;
-    if (pcix_read) t.bytes = std::min<std::uint32_t>(t.bytes, m.config.mmrbc_bytes);
+    if (config_.kind == BusKind::PciX && read)
+        t.bytes = std::min<std::uint32_t>(t.bytes, m.config.mmrbc_bytes);
 
     TargetOffer& offer = p.offer;
     if (r.command == BusCommand::SplitCompletion) {
+        p.target = nullptr;
+        offer = TargetOffer{};
         offer.devsel = Devsel::Fast;  // the requester claims its own completion (decode A)
     } else {
         p.target = decode(t.addr);
-        offer = given ? *given : p.target->offer(t, start);
+        if (given) offer = *given;
+        else new (&offer) TargetOffer(p.target->offer(t, start));  // the target writes it in place
     }
-    bool read = r.command == BusCommand::MemRead;
     Picos first = data_start_clock(offer, read);
     p.width = r.command == BusCommand::SplitCompletion
                   ? masters_[r.requester].config.width_bits / 8
@@ -342,7 +346,6 @@ PciBus::Plan PciBus::plan_transaction(int master, Picos start, const TargetOffer
     t.devsel = start + (static_cast<unsigned>(offer.devsel) +
                         (config_.kind == BusKind::PciX ? 1u : 0u)) * period_;
     p.end = start + end_clocks * period_;
-    return p;
 }
 
 // Data phases back to back from `first`, except that a phase cannot go before the cache line
@@ -442,26 +445,26 @@ void PciBus::sync_events() {
 // the data phase in progress; a PCI-X master only at the next ADB (PCI 3.0 3.5.4; PCI-X 2.0
 // 2.12.1).
 void PciBus::maybe_preempt(Picos request_time) {
-    if (!busy_ || preempted_ || current_.termination == Termination::Retry ||
-        current_.termination == Termination::SplitResponse || current_.bytes_done == 0)
+    if (!busy_ || preempted_ || current_.t.termination == Termination::Retry ||
+        current_.t.termination == Termination::SplitResponse || current_.t.bytes_done == 0)
         return;
-    const MasterState& m = masters_[current_.master];
+    const MasterState& m = masters_[current_.t.master];
     Picos gnt_removed = align_up(request_time) + period_;
-    Picos timer_expired = current_.start + m.config.latency_timer_clocks * period_;
+    Picos timer_expired = current_.t.start + m.config.latency_timer_clocks * period_;
     Picos last_data = std::max({gnt_removed, timer_expired, data_first_});
-    std::uint64_t offset = current_.addr % current_width_;
+    std::uint64_t offset = current_.t.addr % current_.width;
     std::uint64_t phases_allowed = std::max<std::uint64_t>(phases_by(last_data), 1);
-    std::uint64_t bytes = phases_allowed * current_width_ - offset;
+    std::uint64_t bytes = phases_allowed * current_.width - offset;
     if (config_.kind == BusKind::PciX) {
-        std::uint64_t end_addr = current_.addr + bytes;
+        std::uint64_t end_addr = current_.t.addr + bytes;
         end_addr = (end_addr + config_.adb_bytes - 1) / config_.adb_bytes * config_.adb_bytes;
-        bytes = end_addr - current_.addr;
+        bytes = end_addr - current_.t.addr;
     }
-    if (bytes >= current_.bytes_done) return;
+    if (bytes >= current_.t.bytes_done) return;
     preempted_ = true;
-    current_.bytes_done = static_cast<std::uint32_t>(bytes);
-    current_.termination = Termination::LatencyTimer;
-    Picos end = phase_end(phases(current_.addr, current_.bytes_done, current_width_)) +
+    current_.t.bytes_done = static_cast<std::uint32_t>(bytes);
+    current_.t.termination = Termination::LatencyTimer;
+    Picos end = phase_end(phases(current_.t.addr, current_.t.bytes_done, current_.width)) +
                 config_.turnaround_clocks * period_;
     if (end < scheduled_end_) set_end(std::max(end, align_up(now_)));
 }
@@ -474,13 +477,14 @@ void PciBus::on_transaction_end() {
     handling_ = true;
     end_transaction();
     handling_ = false;
-    if (current_.termination == Termination::Retry) maybe_run_ahead_from_end(current_);
+    if (current_.t.termination == Termination::Retry) maybe_run_ahead_from_end(current_.t);
     if (!ahead_) maybe_defer_arbitration();
     sync_events();
 }
 
 void PciBus::end_transaction() {
-    BusTransaction t = current_;
+    // In place (no copy): nothing the target or the master are told below starts a transaction.
+    BusTransaction& t = current_.t;
     t.end = scheduled_end_;
     busy_ = false;
     bus_free_ = t.end;
@@ -506,8 +510,8 @@ void PciBus::end_transaction() {
     default: {
         // Data phases proper; clocks spent waiting for the target (initial wait states, lines
         // still streaming in) are read latency.
-        Picos data = phases(t.addr, t.bytes_done, current_width_) * period_;
-        Picos wait = current_offer_.initial_wait_clocks * period_;
+        Picos data = phases(t.addr, t.bytes_done, current_.width) * period_;
+        Picos wait = current_.offer.initial_wait_clocks * period_;
         r.stats.overhead += first - wait + turnaround;
         r.stats.latency += t.end - t.start - first - turnaround - data + wait;
         r.stats.data += data;
@@ -516,7 +520,7 @@ void PciBus::end_transaction() {
         break;
     }
     }
-    if (current_target_) current_target_->complete(t);
+    if (current_.target) current_.target->complete(t);
     if (observer_) observer_(observer_ctx_, t);
 
     // Advance the master's request and hand out completions.
@@ -601,7 +605,7 @@ void PciBus::plan_data_after_loop(int master, Picos promised, const TargetOffer&
     data.line_time = retry.then.line_time;
     data.line_bytes = retry.then.line_bytes;
     // The master, parked after its repeats, asks again and starts at the loop's end.
-    loop_end_plan_ = plan_transaction(master, ahead_loop_end_, &data);
+    plan_transaction(master, ahead_loop_end_, &data, loop_end_plan_);
     loop_end_plan_.t.request = ahead_loop_end_;
     ahead_until_ = loop_end_plan_.end;
     ahead_real_end_ = true;
@@ -636,22 +640,22 @@ std::uint64_t PciBus::skip_repeats(Picos last_end) {
 
 // A retry has just started.
 void PciBus::maybe_run_ahead_from_start() {
-    const BusTransaction& t = current_;
+    const BusTransaction& t = current_.t;
     if (arb_pending_ == kNever && alone_on_bus(t.master))
-        run_ahead_retries(t.master, scheduled_end_, current_offer_,
+        run_ahead_retries(t.master, scheduled_end_, current_.offer,
                           t.command == BusCommand::MemRead);
 }
 
 // A retry has just ended (the target had not promised anything when it began).
 void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
     const MasterState& m = masters_[retried.master];
-    if (!current_target_ || !m.requesting || arb_pending_ != m.request_time ||
+    if (!current_.target || !m.requesting || arb_pending_ != m.request_time ||
         arbiter_.parked() != retried.master || !alone_on_bus(retried.master))
         return;
     // The repeat, as start_transaction will build it.
     BusTransaction next = retried;
     next.start = m.request_time;
-    TargetOffer probe = current_target_->offer(next, next.start);
+    TargetOffer probe = current_.target->offer(next, next.start);
     if (probe.kind != TargetOffer::Retry || probe.retry_until <= next.start) return;
     Picos back_off = config_.retry_backoff_clocks * period_;
     run_ahead_retries(retried.master, next.start - back_off, probe,
@@ -688,19 +692,22 @@ void PciBus::maybe_defer_arbitration() {
     Picos start = std::max(bus_free_, align_up(at));
     if (master != arbiter_.parked() || m.request_time < bus_free_)
         start = std::max(start, m.request_time + config_.grant_clocks * period_);
-    Plan plan = plan_transaction(master, start);
+    Plan& plan = deferred_plan_;
+    plan_transaction(master, start, nullptr, plan);
+    bool deferred = false;
     if (plan.t.termination == Termination::Retry) {
-        if (!alone_on_bus(master)) return;
-        deferred_plan_ = plan;  // the loop's first attempt
-        run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
-        if (!ahead_) stop_running_ahead();
-        return;
+        // The loop's first attempt.
+        if (alone_on_bus(master))
+            run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
+        deferred = ahead_;
+    } else {
+        // A master asking later could take GNT# away (maybe_preempt) from a transaction of
+        // more than one data phase: that one keeps its arbitration event.  A register access
+        // (one data phase) cannot be cut short.
+        deferred = !others || phases(plan.t.addr, plan.t.bytes_done, plan.width) <= 1;
     }
-    // A master asking later could take GNT# away (maybe_preempt) from a transaction of more
-    // than one data phase: that one keeps its arbitration event.  A register access (one data
-    // phase) cannot be cut short.
-    if (others && phases(plan.t.addr, plan.t.bytes_done, plan.width) > 1) return;
-    deferred_plan_ = plan;
+    if (!deferred) return stop_running_ahead();
+    if (plan.t.termination == Termination::Retry) return;
     ahead_ = true;
     ahead_master_ = master;
     ahead_until_ = deferred_plan_.end;
@@ -742,7 +749,7 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
             arbitrate();
             // Before the loop's end a repeat (a retry), after it the planned transaction.
             bool in_step = now_ < ahead_loop_end_
-                               ? busy_ && current_.termination == Termination::Retry
+                               ? busy_ && current_.t.termination == Termination::Retry
                                : busy_ && end_pending_ == ahead_until_;
             if (!in_step)
                 throw std::logic_error(std::string(name()) +

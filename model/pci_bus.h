@@ -129,7 +129,7 @@ private:
         Picos end = 0;
     };
     // `given`: the target's answer, known in advance (TargetOffer::then), instead of asking it.
-    Plan plan_transaction(int master, Picos start, const TargetOffer* given = nullptr);
+    void plan_transaction(int master, Picos start, const TargetOffer* given, Plan& out);
     const Plan* planned_ahead(int master, Picos start) const;
     void check_promise(const Plan& promised) const;
     // The two events, as the bus wants them (kept while running ahead, applied after).
@@ -172,10 +172,7 @@ private:
 
     // The transaction on the bus, if any.
     bool busy_ = false;
-    BusTransaction current_;
-    BusTarget* current_target_ = nullptr;
-    TargetOffer current_offer_;
-    unsigned current_width_ = 4;  // bytes per data phase of the current transaction
+    Plan current_;  // its target, answer and bytes per data phase (width)
     bool preempted_ = false;
     struct Segment { Picos start; std::uint64_t first_phase; std::uint64_t phases; };
     std::vector<Segment> segments_;  // the current transaction's data phases
