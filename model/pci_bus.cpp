@@ -105,9 +105,12 @@ BusTarget* PciBus::decode(std::uint64_t addr) const {
     return default_target_;
 }
 
-PciBus::Request PciBus::make_request(BusCommand command, std::uint64_t addr, std::uint32_t bytes,
-                                     std::uint64_t tag, std::uint32_t dword, int requester) const {
-    Request r;
+// Built in the master's queue itself (a request built elsewhere and copied in cost a store-
+// forwarding stall on every request).
+void PciBus::queue_request(int master, BusCommand command, std::uint64_t addr,
+                           std::uint32_t bytes, std::uint64_t tag, std::uint32_t dword,
+                           int requester) {
+    Request& r = masters_.at(master).queue.emplace_back();
     r.command = command;
     r.addr = addr;
     r.bytes = bytes;
@@ -115,13 +118,11 @@ PciBus::Request PciBus::make_request(BusCommand command, std::uint64_t addr, std
     r.dword = dword;
     r.requester = requester;
     r.stats.issued = now_;
-    return r;
 }
 
 void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) {
     enter(now_ps(), master);
-    Request r = make_request(BusCommand::MemRead, addr, bytes, tag, 0, -1);
-    masters_.at(master).queue.push_back(r);
+    queue_request(master, BusCommand::MemRead, addr, bytes, tag, 0, -1);
     request_bus(master, now_);
     if (handling_) return;  // the handler syncs when it is done
     maybe_defer_arbitration();
@@ -131,8 +132,7 @@ void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint
 void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
                    std::uint32_t dword) {
     enter(now_ps(), master);
-    Request r = make_request(BusCommand::MemWrite, addr, bytes, tag, dword, -1);
-    masters_.at(master).queue.push_back(r);
+    queue_request(master, BusCommand::MemWrite, addr, bytes, tag, dword, -1);
     request_bus(master, now_);
     if (handling_) return;  // the handler syncs when it is done
     maybe_defer_arbitration();
@@ -147,9 +147,8 @@ void PciBus::split_completion(int completer, int requester, std::uint64_t reques
                            [&](const Request& r) { return r.tag == requester_tag; });
     if (it == waiting.end())
         throw std::logic_error(std::string(name()) + ": split completion for an unknown request");
-    Request r = make_request(BusCommand::SplitCompletion, it->addr + it->done, bytes,
-                             requester_tag, 0, requester);
-    masters_.at(completer).queue.push_back(r);
+    queue_request(completer, BusCommand::SplitCompletion, it->addr + it->done, bytes,
+                  requester_tag, 0, requester);
     request_bus(completer, now_);
     if (handling_) return;  // the handler syncs when it is done
     maybe_defer_arbitration();
@@ -355,15 +354,19 @@ void PciBus::plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned 
                               Picos first, const TargetOffer& offer) {
     segments_.clear();
     std::uint32_t total = phases(addr, bytes, width);
-    if (offer.line_time == 0 && offer.first_line_ready <= first) {
+    std::uint64_t line_bytes = offer.line_bytes;
+    std::uint64_t first_line = addr / line_bytes;
+    // Every line there by the first data clock (clocks are on the bus's clock grid, so a line
+    // there by `first` unrounded is there by it rounded up to a clock): back to back.
+    Picos last_ready = offer.first_line_ready +
+                       ((addr + bytes - 1) / line_bytes - first_line) * offer.line_time;
+    if (last_ready <= first) {
         segments_.push_back({first, 0, total});
         return;
     }
     // Line by line: the phases whose last byte is in line k are those before p_end, the
     // number of phases that end within lines up to k (the last one ends at addr + bytes).
     std::uint64_t aligned = addr / width * width;
-    std::uint64_t line_bytes = offer.line_bytes;
-    std::uint64_t first_line = addr / line_bytes;
     Picos clock = first;
     std::uint32_t p = 0;
     for (std::uint64_t k = first_line; p < total; ++k) {
@@ -373,9 +376,9 @@ void PciBus::plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned 
                          : static_cast<std::uint32_t>(std::min<std::uint64_t>(
                                total, line_end > aligned ? (line_end - aligned) / width : 0));
         if (p_end <= p) continue;
-        Picos ready = align_up(offer.first_line_ready + (k - first_line) * offer.line_time);
+        Picos ready = offer.first_line_ready + (k - first_line) * offer.line_time;
         if (ready > clock || segments_.empty()) {
-            clock = std::max(clock, ready);
+            clock = std::max(clock, align_up(ready));
             segments_.push_back({clock, p, 0});
         }
         segments_.back().phases += p_end - p;
@@ -553,9 +556,11 @@ void PciBus::end_transaction() {
         r.done += t.bytes_done;
         if (t.command == BusCommand::MemRead) r.issued = r.done;
         if (r.done == r.bytes) {
-            Request done = r;
+            // The master hears of it while the request still heads its queue: all it can do
+            // meanwhile is add requests behind it (copying the request out first cost a
+            // store-forwarding stall per request).
+            finish(t.master, r, t.end, t.dword);
             m.queue.pop_front();
-            finish(t.master, done, t.end, t.dword);
         }
     }
     if (!m.queue.empty()) request_bus(t.master, t.end);

@@ -110,8 +110,8 @@ private:
         Picos not_before = 0;        // retry back-off
     };
 
-    Request make_request(BusCommand command, std::uint64_t addr, std::uint32_t bytes,
-                         std::uint64_t tag, std::uint32_t dword, int requester) const;
+    void queue_request(int master, BusCommand command, std::uint64_t addr, std::uint32_t bytes,
+                       std::uint64_t tag, std::uint32_t dword, int requester);
     void request_bus(int master, Picos at);
     void schedule_arbitration();
     void on_arbitrate();        // SC_METHOD: arbitrate_event_
