@@ -361,7 +361,7 @@ void PciBus::plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned 
     Picos last_ready = offer.first_line_ready +
                        ((addr + bytes - 1) / line_bytes - first_line) * offer.line_time;
     if (last_ready <= first) {
-        segments_.push_back({first, 0, total});
+        segments_.emplace_back(first, 0, total);
         return;
     }
     // Line by line: the phases whose last byte is in line k are those before p_end, the
@@ -379,7 +379,7 @@ void PciBus::plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned 
         Picos ready = offer.first_line_ready + (k - first_line) * offer.line_time;
         if (ready > clock || segments_.empty()) {
             clock = std::max(clock, align_up(ready));
-            segments_.push_back({clock, p, 0});
+            segments_.emplace_back(clock, p, 0);
         }
         segments_.back().phases += p_end - p;
         clock += (p_end - p) * period_;

@@ -174,7 +174,15 @@ private:
     bool busy_ = false;
     Plan current_;  // its target, answer and bytes per data phase (width)
     bool preempted_ = false;
-    struct Segment { Picos start; std::uint64_t first_phase; std::uint64_t phases; };
+    struct Segment {
+        // Constructed in place (emplace_back): a braced temporary copied in stalled on
+        // store forwarding, once per planned transaction.
+        Segment(Picos s, std::uint64_t first, std::uint64_t n)
+            : start(s), first_phase(first), phases(n) {}
+        Picos start;
+        std::uint64_t first_phase;
+        std::uint64_t phases;
+    };
     std::vector<Segment> segments_;  // the current transaction's data phases
     Picos data_first_ = 0;     // first data clock (absolute)
     Picos scheduled_end_ = 0;
