@@ -667,26 +667,26 @@ void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
                       retried.command == BusCommand::MemRead);
 }
 
-// The next arbitration has a single master in it (others ask later, if at all): that arbitration
-// runs later (run_ahead_to) and only the end of its transaction gets an event.
+// The next arbitration's outcome is known as soon as it is due: it runs later (run_ahead_to) and
+// only the end of the transaction it starts gets an event.
 void PciBus::maybe_defer_arbitration() {
     if (ahead_ || busy_ || observer_) return;
     // The arbitration is due at `at`: when a request comes, or now for a master that has been
-    // waiting (for another master's transaction to end).  Exactly one master may be in it.
+    // waiting (for another master's transaction to end).  The arbiter's choice then is known
+    // now (Arbiter::pick is pure); masters that lose it or ask later wait ("others").
     Picos at = arb_pending_;
     if (at == kNever || at < now_) return;
-    int master = -1;
-    bool others = false;  // masters asking later than `at`
+    std::vector<char>& in_it = requesting_now_;
+    int candidates = 0;
+    bool others = false;
     for (std::size_t i = 0; i < masters_.size(); ++i) {
-        if (!masters_[i].requesting) continue;
-        if (masters_[i].request_time > at) {
-            others = true;
-            continue;
-        }
-        if (master >= 0) return;
-        master = static_cast<int>(i);
+        in_it[i] = masters_[i].requesting && masters_[i].request_time <= at;
+        candidates += in_it[i];
+        others = others || (masters_[i].requesting && !in_it[i]);
     }
-    if (master < 0) return;
+    if (candidates == 0) return;
+    int master = arbiter_.pick(in_it);
+    others = others || candidates > 1;
     const MasterState& m = masters_[master];
     // Now (a delta notification): the arbitration would run in the next delta cycle.
     if (at == now_) {
@@ -706,9 +706,9 @@ void PciBus::maybe_defer_arbitration() {
             run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
         deferred = ahead_;
     } else {
-        // A master asking later could take GNT# away (maybe_preempt) from a transaction of
-        // more than one data phase: that one keeps its arbitration event.  A register access
-        // (one data phase) cannot be cut short.
+        // A waiting master could take GNT# away (maybe_preempt) from a transaction of more
+        // than one data phase: that one keeps its arbitration event.  A register access (one
+        // data phase) cannot be cut short.
         deferred = !others || phases(plan.t.addr, plan.t.bytes_done, plan.width) <= 1;
     }
     if (!deferred) return stop_running_ahead();
