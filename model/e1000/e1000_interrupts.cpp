@@ -28,6 +28,7 @@ void InterruptLogic::raise(std::uint32_t causes) {
     if (causes & kIcrTxdw) {  // a TXDW now also reports any delayed one
         delay_pending_ = tadv_running_ = false;
         delay_event_.cancel();
+        delay_armed_ = kNotArmed;
     }
     icr_ |= causes;
     update_line();
@@ -41,14 +42,25 @@ void InterruptLogic::raise_delayed_txdw() {
         tadv_running_ = true;
         tadv_deadline_ = now + tadv_ * kDelayUnit;
     }
-    Picos deadline = tadv_running_ ? std::min(tidv_deadline_, tadv_deadline_) : tidv_deadline_;
+    delay_deadline_ = tadv_running_ ? std::min(tidv_deadline_, tadv_deadline_) : tidv_deadline_;
     delay_pending_ = true;
-    delay_event_.cancel();
-    delay_event_.notify(ps(deadline - now));
+    if (delay_armed_ > delay_deadline_) {
+        delay_event_.cancel();
+        delay_event_.notify(ps(delay_deadline_ - now));
+        delay_armed_ = delay_deadline_;
+    }
 }
 
 void InterruptLogic::delay_expired() {
-    if (delay_pending_) raise(kIcrTxdw);
+    delay_armed_ = kNotArmed;
+    if (!delay_pending_) return;
+    Picos now = now_ps();
+    if (now < delay_deadline_) {  // restarted by later write-backs: wait on
+        delay_event_.notify(ps(delay_deadline_ - now));
+        delay_armed_ = delay_deadline_;
+        return;
+    }
+    raise(kIcrTxdw);
 }
 
 std::uint32_t InterruptLogic::read_icr() {

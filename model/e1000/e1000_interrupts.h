@@ -45,6 +45,13 @@ private:
     std::uint32_t itr_ = 0, tidv_ = 0, tadv_ = 0;
     bool delay_pending_ = false;
     Picos tidv_deadline_ = 0, tadv_deadline_ = 0;
+    Picos delay_deadline_ = 0;  // when the delayed TXDW is due
+    // When delay_event_ is due, if it is (kNotArmed).  A deadline that moves later leaves the
+    // event where it is; delay_expired() moves it on.  (Cancelling and notifying anew on every
+    // write-back left a dead entry in the kernel's timed-event queue for TIDV each time: dozens
+    // of them at full load, making every timed notification dearer.)
+    static constexpr Picos kNotArmed = ~Picos{0};
+    Picos delay_armed_ = kNotArmed;
     bool tadv_running_ = false;
     bool asserted_ = false;
     bool ever_asserted_ = false;
