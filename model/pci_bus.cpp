@@ -670,15 +670,23 @@ void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
 // The next arbitration's outcome is known as soon as it is due: it runs later (run_ahead_to) and
 // only the end of the transaction it starts gets an event.
 void PciBus::maybe_defer_arbitration() {
-    if (ahead_ || busy_ || observer_) return;
+    if (ahead_ || observer_) return;
+    // A retry on the bus tells nobody when it ends (the target keeps or latches its delayed
+    // read; the master backs off): that end runs ahead too, and the arbitration after it is the
+    // one deferred.  The retried master asks again only after its back-off.
+    bool after_retry = busy_ && current_.t.termination == Termination::Retry &&
+                       end_pending_ != kNever && end_pending_ > now_ &&
+                       config_.retry_backoff_clocks > 0;
+    if (busy_ && !after_retry) return;
     // The arbitration is due at `at`: when a request comes, or now for a master that has been
     // waiting (for another master's transaction to end).  The arbiter's choice then is known
     // now (Arbiter::pick is pure); masters that lose it or ask later wait ("others").
-    Picos at = arb_pending_;
+    Picos at = after_retry ? end_pending_ : arb_pending_;
+    Picos bus_free = after_retry ? end_pending_ : bus_free_;
     if (at == kNever || at < now_) return;
     std::vector<char>& in_it = requesting_now_;
     int candidates = 0;
-    bool others = false;
+    bool others = after_retry;
     for (std::size_t i = 0; i < masters_.size(); ++i) {
         in_it[i] = masters_[i].requesting && masters_[i].request_time <= at;
         candidates += in_it[i];
@@ -694,13 +702,15 @@ void PciBus::maybe_defer_arbitration() {
         arb_delta_ = sc_core::sc_delta_count() + 1;
     }
     // As arbitrate() will start it.
-    Picos start = std::max(bus_free_, align_up(at));
-    if (master != arbiter_.parked() || m.request_time < bus_free_)
+    Picos start = std::max(bus_free, align_up(at));
+    if (master != arbiter_.parked() || m.request_time < bus_free)
         start = std::max(start, m.request_time + config_.grant_clocks * period_);
     Plan& plan = deferred_plan_;
     plan_transaction(master, start, nullptr, plan);
     bool deferred = false;
-    if (plan.t.termination == Termination::Retry) {
+    if (plan.t.termination == Termination::Retry && after_retry) {
+        deferred = false;  // two masters' retries interleave: simulated one by one
+    } else if (plan.t.termination == Termination::Retry) {
         // The loop's first attempt.
         if (alone_on_bus(master))
             run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
