@@ -85,12 +85,27 @@ void BridgeFace::on_pending() {
     if (!pending_.empty()) pending_event_.notify(ps(pending_.top().when - now));
 }
 
+// On conventional PCI the CPU's accesses are all this face carries down, in the order they
+// arrive: each goes to the bus at once with its arrival time (PciBus::request_at), and the face
+// needs no wake-up for it, unless something of its own waits to go first (queued while the bus
+// took nothing ahead).  PCI-X completions share the face's queue and keep their time order
+// through it, so there every access waits in the queue too.
+bool BridgeFace::hand_over_ahead() const {
+    return bus_.config().kind == BusKind::Pci && bus_.takes_requests_ahead() && pending_.empty();
+}
+
 void BridgeFace::mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) {
+    if (hand_over_ahead()) return bus_.request_at(master_id_, BusCommand::MemWrite, addr, 0, value, at);
     schedule({Pending::MmioWrite, at, 0, addr, value, -1, 0, 0, nullptr});
 }
 
 void BridgeFace::mmio_read(std::uint64_t addr, Picos at, Picos return_latency,
                            MmioClient* client, std::uint64_t tag) {
+    if (hand_over_ahead()) {
+        std::uint64_t bus_tag = next_tag_++;
+        reads_.push_back({bus_tag, tag, return_latency, client});
+        return bus_.request_at(master_id_, BusCommand::MemRead, addr, bus_tag, 0, at);
+    }
     schedule({Pending::MmioRead, at, 0, addr, 0, -1, tag, return_latency, client});
 }
 

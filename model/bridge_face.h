@@ -85,6 +85,7 @@ private:
         }
     };
     void schedule(Pending p);
+    bool hand_over_ahead() const;
     void on_pending();
     DelayedRead* find_delayed(int master);
     // End of the buffer a delayed read at `addr` fills: prefetch_bytes from its cache line.

@@ -109,20 +109,21 @@ BusTarget* PciBus::decode(std::uint64_t addr) const {
 // forwarding stall on every request).
 void PciBus::queue_request(int master, BusCommand command, std::uint64_t addr,
                            std::uint32_t bytes, std::uint64_t tag, std::uint32_t dword,
-                           int requester) {
-    Request& r = masters_.at(master).queue.emplace_back();
+                           int requester, Picos arrives, std::size_t behind) {
+    auto& queue = masters_.at(master).queue;
+    Request& r = *queue.emplace(queue.end() - static_cast<std::ptrdiff_t>(behind));
     r.command = command;
     r.addr = addr;
     r.bytes = bytes;
     r.tag = tag;
     r.dword = dword;
     r.requester = requester;
-    r.stats.issued = now_;
+    r.stats.issued = arrives;
 }
 
 void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) {
     enter(now_ps(), master);
-    queue_request(master, BusCommand::MemRead, addr, bytes, tag, 0, -1);
+    queue_request(master, BusCommand::MemRead, addr, bytes, tag, 0, -1, now_, 0);
     request_bus(master, now_);
     if (handling_) return;  // the handler syncs when it is done
     maybe_defer_arbitration();
@@ -132,7 +133,31 @@ void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint
 void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
                    std::uint32_t dword) {
     enter(now_ps(), master);
-    queue_request(master, BusCommand::MemWrite, addr, bytes, tag, dword, -1);
+    queue_request(master, BusCommand::MemWrite, addr, bytes, tag, dword, -1, now_, 0);
+    request_bus(master, now_);
+    if (handling_) return;  // the handler syncs when it is done
+    maybe_defer_arbitration();
+    sync_events();
+}
+
+// Queued now and asserted from `arrives` on (the request's request_time, as for a master back
+// from its back-off): the bus does what it would have done had the request come then.
+// Arbitrations before then leave it out; a retry loop runs ahead only up to the first
+// arbitration it is in (run_ahead_retries); a transaction on the bus then is cut short from
+// then (maybe_preempt is told when the request comes, not when it is handed over).
+void PciBus::request_at(int master, BusCommand command, std::uint64_t addr, std::uint64_t tag,
+                        std::uint32_t dword, Picos arrives) {
+    Picos now = now_ps();
+    arrives = std::max(arrives, now);
+    // Several CPUs hand their accesses over out of order: the queue stays in arrival order.
+    // Those that arrive later have not arrived yet, so none of them has started.
+    MasterState& m = masters_.at(master);
+    std::size_t behind = 0;
+    for (auto it = m.queue.rbegin(); it != m.queue.rend() && it->stats.issued > arrives; ++it)
+        ++behind;
+    enter(now, behind ? -1 : master);  // a new head voids what was planned for this master
+    queue_request(master, command, addr, 4, tag, dword, -1, arrives, behind);
+    if (behind == m.queue.size() - 1) m.requesting = false;  // asks again for the new head
     request_bus(master, now_);
     if (handling_) return;  // the handler syncs when it is done
     maybe_defer_arbitration();
@@ -148,7 +173,7 @@ void PciBus::split_completion(int completer, int requester, std::uint64_t reques
     if (it == waiting.end())
         throw std::logic_error(std::string(name()) + ": split completion for an unknown request");
     queue_request(completer, BusCommand::SplitCompletion, it->addr + it->done, bytes,
-                  requester_tag, 0, requester);
+                  requester_tag, 0, requester, now_, 0);
     request_bus(completer, now_);
     if (handling_) return;  // the handler syncs when it is done
     maybe_defer_arbitration();
@@ -163,9 +188,9 @@ void PciBus::request_bus(int master, Picos at) {
     MasterState& m = masters_[master];
     if (m.requesting || m.queue.empty() || (busy_ && current_.t.master == master)) return;
     m.requesting = true;
-    m.request_time = align_up(std::max(at, m.not_before));
+    m.request_time = align_up(std::max({at, m.not_before, m.queue.front().stats.issued}));
     if (busy_) {
-        maybe_preempt(m.request_time);
+        maybe_preempt(m.request_time, std::max(now_, m.queue.front().stats.issued));
     } else {
         notify_arbitrate(std::max(m.request_time, now_));
     }
@@ -248,12 +273,12 @@ void PciBus::start_transaction(int master, Picos start) {
     else plan_transaction(master, start, nullptr, current_);
     data_first_ = current_.t.data_start;
     busy_ = true;
-    preempted_ = false;
     set_end(current_.end);
     // Another master already waiting takes GNT# away in the first clock.
     for (std::size_t i = 0; i < masters_.size(); ++i)
         if (static_cast<int>(i) != master && masters_[i].requesting)
-            maybe_preempt(std::max(masters_[i].request_time, start));
+            maybe_preempt(std::max(masters_[i].request_time, start),
+                          std::max(now_, masters_[i].queue.front().stats.issued));
 }
 
 // While running ahead, the transactions planned for it (nothing has changed since): the deferred
@@ -447,8 +472,8 @@ void PciBus::sync_events() {
 // master stops at the later of that and its latency-timer expiry (counted from FRAME#), after
 // the data phase in progress; a PCI-X master only at the next ADB (PCI 3.0 3.5.4; PCI-X 2.0
 // 2.12.1).
-void PciBus::maybe_preempt(Picos request_time) {
-    if (!busy_ || preempted_ || current_.t.termination == Termination::Retry ||
+void PciBus::maybe_preempt(Picos request_time, Picos asked) {
+    if (!busy_ || current_.t.termination == Termination::Retry ||
         current_.t.termination == Termination::SplitResponse || current_.t.bytes_done == 0)
         return;
     const MasterState& m = masters_[current_.t.master];
@@ -464,12 +489,11 @@ void PciBus::maybe_preempt(Picos request_time) {
         bytes = end_addr - current_.t.addr;
     }
     if (bytes >= current_.t.bytes_done) return;
-    preempted_ = true;
     current_.t.bytes_done = static_cast<std::uint32_t>(bytes);
     current_.t.termination = Termination::LatencyTimer;
     Picos end = phase_end(phases(current_.t.addr, current_.t.bytes_done, current_.width)) +
                 config_.turnaround_clocks * period_;
-    if (end < scheduled_end_) set_end(std::max(end, align_up(now_)));
+    if (end < scheduled_end_) set_end(std::max(end, align_up(asked)));
 }
 
 void PciBus::on_transaction_end() {
@@ -567,21 +591,24 @@ void PciBus::end_transaction() {
     schedule_arbitration();
 }
 
-// A master retried while alone on the bus repeats the same attempt after each back-off until
-// the target has its data.  When the target says until when (retry_until, or ready_after_end
-// for a read it takes at the end of the attempt), only the first repeat at or after that time
-// gets an event; the attempts before it run later (run_ahead_to).
-bool PciBus::alone_on_bus(int master) const {
-    // An observer must see every transaction; without a back-off a repeat comes at once.
-    if (observer_ || config_.retry_backoff_clocks == 0) return false;
+// A retried master repeats the same attempt after each back-off until the target has its
+// data.  When the target says until when (retry_until, or ready_after_end for a read it takes
+// at the end of the attempt), only the first repeat at or after that time gets an event; the
+// attempts before it run later (run_ahead_to).  Another master asking (now or from a later
+// time) ends the loop's run-ahead at the first arbitration it is in.
+Picos PciBus::others_from(int master) const {
+    Picos first = kNever;
     for (std::size_t i = 0; i < masters_.size(); ++i)
-        if (static_cast<int>(i) != master && masters_[i].requesting) return false;
-    return true;
+        if (static_cast<int>(i) != master && masters_[i].requesting)
+            first = std::min(first, masters_[i].request_time);
+    return first;
 }
 
 // A retry of `master` ending at `end` with this answer (started, or still to start): the loop
 // runs ahead up to the first repeat that will get data (that may be the very next one).
 void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read) {
+    // An observer must see every transaction; without a back-off a repeat comes at once.
+    if (observer_ || config_.retry_backoff_clocks == 0) return;
     Picos until = offer.retry_until ? offer.retry_until
                   : offer.ready_after_end ? end + offer.ready_after_end : 0;
     if (until == 0) return;
@@ -590,14 +617,34 @@ void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, 
     ahead_retry_ = (data_start_clock(offer, read) + 1 + config_.turnaround_clocks) * period_;
     Picos attempt = ahead_retry_ + config_.retry_backoff_clocks * period_;
     Picos repeats = until > first_repeat ? (until - first_repeat + attempt - 1) / attempt : 0;
+    Picos data_arbitration = first_repeat + repeats * attempt;
+    // The first arbitration that needs an event, and the repeats before it.
+    Picos real = data_arbitration, loop_end = data_arbitration;
+    Picos others = others_from(master);
+    if (others != kNever) {
+        if (others <= first_repeat) return;  // in the arbitration right after this attempt
+        Picos repeat = first_repeat + (others - first_repeat) / attempt * attempt;
+        if (repeat < data_arbitration) {
+            if (others == repeat) {
+                real = loop_end = repeat;  // in that repeat's arbitration
+            } else if (others <= repeat + ahead_retry_) {
+                loop_end = repeat;  // asks during that repeat: arbitration after its end
+                real = repeat + ahead_retry_;
+            } else {
+                loop_end = repeat + attempt;  // asks in the back-off after it
+                real = others;
+            }
+        }
+    }
     ahead_ = true;
     ahead_master_ = master;
-    ahead_until_ = first_repeat + repeats * attempt;
+    ahead_until_ = real;
     ahead_real_end_ = false;
     ahead_first_repeat_ = first_repeat;
-    ahead_loop_end_ = ahead_until_;
+    ahead_loop_end_ = loop_end;
     loop_end_plan_.t.master = -1;
-    if (offer.then.known) plan_data_after_loop(master, until, offer);
+    // Planned ahead only with nobody else asking: a waiting master could cut it short.
+    if (offer.then.known && others == kNever) plan_data_after_loop(master, until, offer);
 }
 
 // The attempt that ends the loop gets data as the target promised: it is planned now, so that
@@ -639,14 +686,14 @@ std::uint64_t PciBus::skip_repeats(Picos last_end) {
     bus_free_ = end;
     m.not_before = end + config_.retry_backoff_clocks * period_;
     m.request_time = m.not_before;
-    arb_pending_ = m.request_time;
+    arb_pending_ = std::min(m.request_time, others_from(ahead_master_));
     return n;
 }
 
 // A retry has just started.
 void PciBus::maybe_run_ahead_from_start() {
     const BusTransaction& t = current_.t;
-    if (arb_pending_ == kNever && alone_on_bus(t.master))
+    if (arb_pending_ == kNever)
         run_ahead_retries(t.master, scheduled_end_, current_.offer,
                           t.command == BusCommand::MemRead);
 }
@@ -655,7 +702,7 @@ void PciBus::maybe_run_ahead_from_start() {
 void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
     const MasterState& m = masters_[retried.master];
     if (!current_.target || !m.requesting || arb_pending_ != m.request_time ||
-        arbiter_.parked() != retried.master || !alone_on_bus(retried.master))
+        arbiter_.parked() != retried.master)
         return;
     // The repeat, as start_transaction will build it.
     BusTransaction next = retried;
@@ -712,8 +759,7 @@ void PciBus::maybe_defer_arbitration() {
         deferred = false;  // two masters' retries interleave: simulated one by one
     } else if (plan.t.termination == Termination::Retry) {
         // The loop's first attempt.
-        if (alone_on_bus(master))
-            run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
+        run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
         deferred = ahead_;
     } else {
         // A waiting master could take GNT# away (maybe_preempt) from a transaction of more
@@ -763,9 +809,9 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
             arb_pending_ = kNever;
             arbitrate();
             // Before the loop's end a repeat (a retry), after it the planned transaction.
-            bool in_step = now_ < ahead_loop_end_
-                               ? busy_ && current_.t.termination == Termination::Retry
-                               : busy_ && end_pending_ == ahead_until_;
+            bool in_step = busy_ && (ahead_real_end_ && now_ >= ahead_loop_end_
+                                         ? end_pending_ == ahead_until_
+                                         : current_.t.termination == Termination::Retry);
             if (!in_step)
                 throw std::logic_error(std::string(name()) +
                                        ": a target changed its answer during a run-ahead");
@@ -777,7 +823,9 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
 // In the bus's own processes: the events before this one, which had no SystemC event of their own.
 void PciBus::catch_up() {
     if (!ahead_) return;
-    run_ahead_to(now_, false);
+    // Up to this event, which is the real one: what comes at its time but before it (a retry
+    // ending in the clock of the arbitration that follows it) runs first.
+    run_ahead_to(now_, true);
     if (ahead_) throw std::logic_error(std::string(name()) + ": run-ahead out of step");
 }
 

@@ -59,6 +59,13 @@ public:
     void read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) override;
     void write(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
                std::uint32_t dword = 0) override;
+    // A single-dword register access (MemWrite of `dword`, or MemRead) that reaches the bus at
+    // `arrives` (>= now), handed over ahead of time so that nothing has to wake up then.  The
+    // caller hands its requests over in the order they arrive.
+    void request_at(int master, BusCommand command, std::uint64_t addr, std::uint64_t tag,
+                    std::uint32_t dword, Picos arrives);
+    // Not while an observer watches: then every step is simulated as it happens.
+    bool takes_requests_ahead() const { return observer_ == nullptr; }
     // PCI-X: a completer returns `bytes` of the split read `requester_tag` to `requester`.
     void split_completion(int completer, int requester, std::uint64_t requester_tag,
                           std::uint32_t bytes);
@@ -110,8 +117,10 @@ private:
         Picos not_before = 0;        // retry back-off
     };
 
+    // Queued `behind` requests from the end (0: last).
     void queue_request(int master, BusCommand command, std::uint64_t addr, std::uint32_t bytes,
-                       std::uint64_t tag, std::uint32_t dword, int requester);
+                       std::uint64_t tag, std::uint32_t dword, int requester, Picos arrives,
+                       std::size_t behind);
     void request_bus(int master, Picos at);
     void schedule_arbitration();
     void on_arbitrate();        // SC_METHOD: arbitrate_event_
@@ -137,7 +146,7 @@ private:
     void notify_arbitrate(Picos at);
     void sync_events();
     // Run-ahead of a retry loop (see the top of this file).
-    bool alone_on_bus(int master) const;
+    Picos others_from(int master) const;  // earliest REQ# of another master, or kNever
     void run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read);
     void plan_data_after_loop(int master, Picos promised, const TargetOffer& retry);
     void maybe_run_ahead_from_start();
@@ -151,7 +160,9 @@ private:
     void settle();
     Picos data_start_clock(const TargetOffer& offer, bool read) const;
     void set_end(Picos end);
-    void maybe_preempt(Picos request_time);
+    // Another master asks for the bus from `request_time` (REQ#); `asked`: when it asked, the
+    // earliest the transaction can be cut off.
+    void maybe_preempt(Picos request_time, Picos asked);
     void finish(int master, Request& req, Picos when, std::uint32_t dword);
     void deliver_split(int requester, std::uint64_t tag, std::uint32_t bytes, Picos when);
     BusTarget* decode(std::uint64_t addr) const;
@@ -173,7 +184,6 @@ private:
     // The transaction on the bus, if any.
     bool busy_ = false;
     Plan current_;  // its target, answer and bytes per data phase (width)
-    bool preempted_ = false;
     struct Segment {
         // Constructed in place (emplace_back): a braced temporary copied in stalled on
         // store forwarding, once per planned transaction.
