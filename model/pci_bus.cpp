@@ -268,7 +268,7 @@ void PciBus::start_transaction(int master, Picos start) {
     m.queue.front().stats.arbitration += start - m.request_time;
     // Running ahead, this very transaction may be planned already (nothing changed since).
     const Plan* ahead_plan = planned_ahead(master, start);
-    if (ahead_plan == &loop_end_plan_) check_promise(loop_end_plan_);
+    if (ahead_plan == &loop_end_plan_ && master == ahead_master_) check_promise(loop_end_plan_);
     if (ahead_plan) current_ = *ahead_plan;
     else plan_transaction(master, start, nullptr, current_);
     data_first_ = current_.t.data_start;
@@ -620,19 +620,25 @@ void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, 
     Picos data_arbitration = first_repeat + repeats * attempt;
     // The first arbitration that needs an event, and the repeats before it.
     Picos real = data_arbitration, loop_end = data_arbitration;
+    Picos bus_free = 0;  // when the other master's arbitration at `real` is its alone
     Picos others = others_from(master);
-    if (others != kNever) {
-        if (others <= first_repeat) return;  // in the arbitration right after this attempt
+    if (others != kNever && others < first_repeat) {
+        // In the arbitration after this attempt's end, or when it asks in the back-off.
+        loop_end = first_repeat;
+        real = std::max(others, end);
+        bus_free = end;
+    } else if (others != kNever) {
         Picos repeat = first_repeat + (others - first_repeat) / attempt * attempt;
         if (repeat < data_arbitration) {
             if (others == repeat) {
                 real = loop_end = repeat;  // in that repeat's arbitration
             } else if (others <= repeat + ahead_retry_) {
                 loop_end = repeat;  // asks during that repeat: arbitration after its end
-                real = repeat + ahead_retry_;
+                real = bus_free = repeat + ahead_retry_;
             } else {
                 loop_end = repeat + attempt;  // asks in the back-off after it
                 real = others;
+                bus_free = repeat + ahead_retry_;
             }
         }
     }
@@ -643,13 +649,43 @@ void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, 
     ahead_first_repeat_ = first_repeat;
     ahead_loop_end_ = loop_end;
     loop_end_plan_.t.master = -1;
-    // Planned ahead only with nobody else asking: a waiting master could cut it short.
-    if (offer.then.known && others == kNever) plan_data_after_loop(master, until, offer);
+    if (bus_free)
+        plan_other_after_loop(master, real, bus_free);
+    else if (offer.then.known && real == data_arbitration)
+        plan_data_after_loop(master, until, offer, others);
+}
+
+// The loop ends in an arbitration that another master has to itself (the retried one is
+// backing off): its transaction is planned now, and only its end needs an event, when it
+// cannot be cut short (one data phase: the retried master asks again during it).
+void PciBus::plan_other_after_loop(int master, Picos at, Picos bus_free) {
+    int other = -1;
+    for (std::size_t i = 0; i < masters_.size(); ++i) {
+        if (static_cast<int>(i) == master || !masters_[i].requesting ||
+            masters_[i].request_time > at)
+            continue;
+        if (other >= 0) return;  // several: the arbitration keeps its event
+        other = static_cast<int>(i);
+    }
+    if (other < 0) return;
+    const MasterState& m = masters_[other];
+    // As arbitrate() will start it; the bus is parked on the retried master.
+    Picos start = std::max({bus_free, align_up(at), m.request_time + config_.grant_clocks * period_});
+    Plan& plan = loop_end_plan_;
+    plan_transaction(other, start, nullptr, plan);
+    if (plan.t.termination == Termination::Retry ||
+        phases(plan.t.addr, plan.t.bytes_done, plan.width) > 1) {
+        plan.t.master = -1;
+        return;
+    }
+    ahead_until_ = plan.end;
+    ahead_real_end_ = true;
 }
 
 // The attempt that ends the loop gets data as the target promised: it is planned now, so that
 // only its end needs an event (its arbitration runs ahead like the repeats before it).
-void PciBus::plan_data_after_loop(int master, Picos promised, const TargetOffer& retry) {
+void PciBus::plan_data_after_loop(int master, Picos promised, const TargetOffer& retry,
+                                  Picos others) {
     TargetOffer data;
     data.devsel = retry.devsel;
     data.max_bytes = retry.then.max_bytes;
@@ -659,6 +695,11 @@ void PciBus::plan_data_after_loop(int master, Picos promised, const TargetOffer&
     // The master, parked after its repeats, asks again and starts at the loop's end.
     plan_transaction(master, ahead_loop_end_, &data, loop_end_plan_);
     loop_end_plan_.t.request = ahead_loop_end_;
+    // Another master asking before it ends could cut it short: then it keeps its arbitration.
+    if (others < loop_end_plan_.end) {
+        loop_end_plan_.t.master = -1;
+        return;
+    }
     ahead_until_ = loop_end_plan_.end;
     ahead_real_end_ = true;
 }
@@ -808,10 +849,10 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
         } else {
             arb_pending_ = kNever;
             arbitrate();
-            // Before the loop's end a repeat (a retry), after it the planned transaction.
-            bool in_step = busy_ && (ahead_real_end_ && now_ >= ahead_loop_end_
-                                         ? end_pending_ == ahead_until_
-                                         : current_.t.termination == Termination::Retry);
+            // A repeat of the loop (a retry), or the planned transaction with the real end.
+            bool in_step = busy_ && ((ahead_real_end_ && end_pending_ == ahead_until_) ||
+                                     (current_.t.master == ahead_master_ &&
+                                      current_.t.termination == Termination::Retry));
             if (!in_step)
                 throw std::logic_error(std::string(name()) +
                                        ": a target changed its answer during a run-ahead");

@@ -148,7 +148,8 @@ private:
     // Run-ahead of a retry loop (see the top of this file).
     Picos others_from(int master) const;  // earliest REQ# of another master, or kNever
     void run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read);
-    void plan_data_after_loop(int master, Picos promised, const TargetOffer& retry);
+    void plan_data_after_loop(int master, Picos promised, const TargetOffer& retry, Picos others);
+    void plan_other_after_loop(int master, Picos at, Picos bus_free);
     void maybe_run_ahead_from_start();
     void maybe_run_ahead_from_end(const BusTransaction& retried);
     void maybe_defer_arbitration();
