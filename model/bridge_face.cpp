@@ -95,7 +95,8 @@ bool BridgeFace::hand_over_ahead() const {
 }
 
 void BridgeFace::mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) {
-    if (hand_over_ahead()) return bus_.request_at(master_id_, BusCommand::MemWrite, addr, 0, value, at);
+    if (hand_over_ahead())
+        return bus_.request_at(master_id_, BusCommand::MemWrite, addr, 0, value, at);
     schedule({Pending::MmioWrite, at, 0, addr, value, -1, 0, 0, nullptr});
 }
 

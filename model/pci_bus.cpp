@@ -670,7 +670,8 @@ void PciBus::plan_other_after_loop(int master, Picos at, Picos bus_free) {
     if (other < 0) return;
     const MasterState& m = masters_[other];
     // As arbitrate() will start it; the bus is parked on the retried master.
-    Picos start = std::max({bus_free, align_up(at), m.request_time + config_.grant_clocks * period_});
+    Picos start = std::max({bus_free, align_up(at),
+                            m.request_time + config_.grant_clocks * period_});
     Plan& plan = loop_end_plan_;
     plan_transaction(other, start, nullptr, plan);
     if (plan.t.termination == Termination::Retry ||

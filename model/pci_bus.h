@@ -9,11 +9,13 @@
 // request where the time went (DmaStats).
 //
 // Run-ahead: a master retried by a target that promises to keep retrying it until a known time
-// (TargetOffer::retry_until), with nobody else on the bus, repeats the same retry and back-off
-// until then.  The bus then schedules only the attempt that will get data and runs the attempts
-// in between later, through the same code with their own times, when that attempt starts or
-// when anything else reaches the bus first (a request, a counter read).  Results are identical
-// to simulating every attempt; only the SystemC events are saved.
+// (TargetOffer::retry_until) repeats the same retry and back-off until then, and an
+// arbitration's outcome is known as soon as it is due.  The bus then schedules only the events
+// that tell someone something (a transaction's end, an arbitration it cannot foresee) and runs
+// the steps in between later, through the same code with their own times, when that event comes
+// or when anything else reaches the bus first (a request, a counter read).  Results are
+// identical to simulating every step; only the SystemC events are saved
+// (docs/architecture.md, "Events the bus does without").
 #pragma once
 
 #include <cstdint>
