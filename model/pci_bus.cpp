@@ -245,14 +245,21 @@ void PciBus::arbitrate() {
     }
     if (!any) return schedule_arbitration();
     int winner = arbiter_.pick(requesting);
-    MasterState& m = masters_[winner];
-    Picos start = std::max(bus_free_, align_up(now));
-    if (winner != arbiter_.parked() || m.request_time < bus_free_)
-        start = std::max(start, m.request_time + config_.grant_clocks * period_);
-    // A master parked on an idle bus drives FRAME# in the clock it wants the bus.
+    Picos start = granted_start(winner, now, bus_free_, arbiter_.parked());
     arbiter_.granted(winner);
-    m.requesting = false;
+    masters_[winner].requesting = false;
     start_transaction(winner, start);
+}
+
+// FRAME# of `master` granted in an arbitration at `at`, the bus free from `bus_free` and
+// parked on `parked` (-1: none).  A master parked on an idle bus drives FRAME# in the clock it
+// wants the bus; any other waits for GNT#.  (Also what deferred arbitrations plan with.)
+Picos PciBus::granted_start(int master, Picos at, Picos bus_free, int parked) const {
+    const MasterState& m = masters_[master];
+    Picos start = std::max(bus_free, align_up(at));
+    if (master != parked || m.request_time < bus_free)
+        start = std::max(start, m.request_time + config_.grant_clocks * period_);
+    return start;
 }
 
 void PciBus::start_transaction(int master, Picos start) {
@@ -591,11 +598,6 @@ void PciBus::end_transaction() {
     schedule_arbitration();
 }
 
-// A retried master repeats the same attempt after each back-off until the target has its
-// data.  When the target says until when (retry_until, or ready_after_end for a read it takes
-// at the end of the attempt), only the first repeat at or after that time gets an event; the
-// attempts before it run later (run_ahead_to).  Another master asking (now or from a later
-// time) ends the loop's run-ahead at the first arbitration it is in.
 Picos PciBus::others_from(int master) const {
     Picos first = kNever;
     for (std::size_t i = 0; i < masters_.size(); ++i)
@@ -604,8 +606,12 @@ Picos PciBus::others_from(int master) const {
     return first;
 }
 
-// A retry of `master` ending at `end` with this answer (started, or still to start): the loop
-// runs ahead up to the first repeat that will get data (that may be the very next one).
+// A retried master repeats the same attempt after each back-off until the target has its
+// data.  When the target says until when (retry_until, or ready_after_end for a read it takes
+// at the end of the attempt), only the first repeat at or after that time gets an event; the
+// attempts before it run later (run_ahead_to).  Another master asking (now or from a later
+// time) ends the loop's run-ahead at the first arbitration it is in.
+// Here: a retry of `master` ending at `end` with this answer (started, or still to start).
 void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read) {
     // An observer must see every transaction; without a back-off a repeat comes at once.
     if (observer_ || config_.retry_backoff_clocks == 0) return;
@@ -668,11 +674,9 @@ void PciBus::plan_other_after_loop(int master, Picos at, Picos bus_free) {
         other = static_cast<int>(i);
     }
     if (other < 0) return;
-    const MasterState& m = masters_[other];
-    // As arbitrate() will start it; the bus is parked on the retried master.
-    Picos start = std::max({bus_free, align_up(at),
-                            m.request_time + config_.grant_clocks * period_});
     Plan& plan = loop_end_plan_;
+    // By then the bus is parked on the retried master (if it parks at all).
+    Picos start = granted_start(other, at, bus_free, config_.park_on_last ? master : -1);
     plan_transaction(other, start, nullptr, plan);
     if (plan.t.termination == Termination::Retry ||
         phases(plan.t.addr, plan.t.bytes_done, plan.width) > 1) {
@@ -784,24 +788,20 @@ void PciBus::maybe_defer_arbitration() {
     if (candidates == 0) return;
     int master = arbiter_.pick(in_it);
     others = others || candidates > 1;
-    const MasterState& m = masters_[master];
     // Now (a delta notification): the arbitration would run in the next delta cycle.
     if (at == now_) {
         arb_delta_time_ = now_;
         arb_delta_ = sc_core::sc_delta_count() + 1;
     }
-    // As arbitrate() will start it.
-    Picos start = std::max(bus_free, align_up(at));
-    if (master != arbiter_.parked() || m.request_time < bus_free)
-        start = std::max(start, m.request_time + config_.grant_clocks * period_);
     Plan& plan = deferred_plan_;
-    plan_transaction(master, start, nullptr, plan);
-    bool deferred = false;
-    if (plan.t.termination == Termination::Retry && after_retry) {
-        deferred = false;  // two masters' retries interleave: simulated one by one
-    } else if (plan.t.termination == Termination::Retry) {
-        // The loop's first attempt.
-        run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
+    plan_transaction(master, granted_start(master, at, bus_free, arbiter_.parked()), nullptr,
+                     plan);
+    bool deferred;
+    if (plan.t.termination == Termination::Retry) {
+        // The loop's first attempt; after another master's retry the two interleave and are
+        // simulated one by one.
+        if (!after_retry)
+            run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
         deferred = ahead_;
     } else {
         // A waiting master could take GNT# away (maybe_preempt) from a transaction of more

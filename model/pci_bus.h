@@ -130,6 +130,7 @@ private:
     void arbitrate();
     void end_transaction();
     void start_transaction(int master, Picos start);
+    Picos granted_start(int master, Picos at, Picos bus_free, int parked) const;
     // What a transaction of `master` starting at `start` would be, if not cut short: the bus's
     // state is not changed, except segments_ (the data phases), which the plan fills.
     struct Plan {
