@@ -70,17 +70,11 @@ std::string nearest_key(const std::string& schema_path) {
 }
 
 bool is_array_of_objects(const std::string& schema_prefix) {
-    std::string probe = schema_prefix + "[].";
-    for (const auto& p : schema())
-        if (p.path.compare(0, probe.size(), probe) == 0) return true;
-    return false;
+    return schema_children(schema_prefix + "[]") != nullptr;
 }
 
 bool is_object_prefix(const std::string& schema_prefix) {
-    std::string probe = schema_prefix + ".";
-    for (const auto& p : schema())
-        if (p.path.compare(0, probe.size(), probe) == 0) return true;
-    return false;
+    return schema_children(schema_prefix) != nullptr;
 }
 
 std::string describe_expected(const ParamSpec& p) {
@@ -188,19 +182,17 @@ void check_object(json& obj, const std::string& path, const std::string& spath,
         }
     }
     // Defaults for the keys directly below this object.
-    std::string prefix = spath.empty() ? "" : spath + ".";
-    for (const auto& p : schema()) {
-        if (p.path.compare(0, prefix.size(), prefix) != 0) continue;
-        std::string rest = p.path.substr(prefix.size());
-        std::size_t dot = rest.find('.');
-        std::string head = rest.substr(0, dot);
-        if (head.find("[]") != std::string::npos) continue;  // arrays default to empty lists
-        if (dot == std::string::npos) {
-            if (!obj.contains(head)) obj[head] = p.default_value;
-        } else if (!obj.contains(head)) {
-            obj[head] = json::object();
-            check_object(obj[head], path.empty() ? head : path + "." + head, prefix + head,
-                         problems);
+    const std::vector<SchemaChild>* children = schema_children(spath);
+    if (!children) return;
+    for (const SchemaChild& c : *children) {
+        if (c.key.find("[]") != std::string::npos) continue;  // arrays default to empty lists
+        if (obj.contains(c.key)) continue;
+        if (c.leaf) {
+            obj[c.key] = c.leaf->default_value;
+        } else {
+            obj[c.key] = json::object();
+            check_object(obj[c.key], path.empty() ? c.key : path + "." + c.key,
+                         spath.empty() ? c.key : spath + "." + c.key, problems);
         }
     }
 }
@@ -339,7 +331,19 @@ Scenario Scenario::from_json(json doc, const std::string& origin,
         doc["platform"] = name;
     }
     for (const auto& o : overrides) apply_override(doc, o);
+    return checked(std::move(doc), origin);
+}
 
+Scenario Scenario::with(const std::vector<std::string>& overrides) const {
+    // Checking fills in defaults only where a key is missing and never changes one that is
+    // there, so a resolved document with more overrides checks to what the file with all the
+    // overrides would.
+    json doc = resolved_;
+    for (const auto& o : overrides) apply_override(doc, o);
+    return checked(std::move(doc), origin_);
+}
+
+Scenario Scenario::checked(json doc, const std::string& origin) {
     std::vector<std::string> problems;
     check_object(doc, "", "", problems);
     if (problems.empty()) check_combinations(doc, problems);

@@ -31,6 +31,9 @@ public:
     // directory that a relative "platform" path is resolved against.
     static Scenario from_json(nlohmann::json doc, const std::string& origin,
                               const std::vector<std::string>& overrides = {});
+    // This scenario with more overrides, checked again: the same as loading its file with all
+    // of them, without reading any file (a sweep's points, a worker's group of them).
+    Scenario with(const std::vector<std::string>& overrides) const;
 
     double number(const std::string& path) const;
     std::int64_t integer(const std::string& path) const;
@@ -44,6 +47,7 @@ public:
     const std::string& origin() const { return origin_; }
 
 private:
+    static Scenario checked(nlohmann::json doc, const std::string& origin);
     const nlohmann::json& at(const std::string& path) const;
     nlohmann::json resolved_;
     std::string origin_;

@@ -1,7 +1,9 @@
 #include "schema.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <unordered_map>
 
 namespace pcisim {
 
@@ -95,10 +97,50 @@ const std::vector<ParamSpec>& schema() {
     return all;
 }
 
+namespace {
+
+// Lookups by path, built once: a sweep worker checks every point's scenario.
+struct SchemaIndex {
+    std::unordered_map<std::string, const ParamSpec*> by_path;
+    std::unordered_map<std::string, std::vector<SchemaChild>> children;  // by object path
+};
+
+const SchemaIndex& schema_index() {
+    static const SchemaIndex index = [] {
+        SchemaIndex i;
+        for (const auto& p : schema()) {
+            i.by_path.emplace(p.path, &p);
+            std::string object;  // every object on the way down to the leaf
+            for (std::size_t start = 0;;) {
+                std::size_t dot = p.path.find('.', start);
+                bool leaf = dot == std::string::npos;
+                std::string key = p.path.substr(start, leaf ? std::string::npos : dot - start);
+                auto& list = i.children[object];
+                if (std::none_of(list.begin(), list.end(),
+                                 [&](const SchemaChild& c) { return c.key == key; }))
+                    list.push_back({key, leaf ? &p : nullptr});
+                if (leaf) break;
+                object = object.empty() ? key : object + "." + key;
+                start = dot + 1;
+            }
+        }
+        return i;
+    }();
+    return index;
+}
+
+}  // namespace
+
 const ParamSpec* find_param(const std::string& schema_path) {
-    for (const auto& p : schema())
-        if (p.path == schema_path) return &p;
-    return nullptr;
+    const auto& by_path = schema_index().by_path;
+    auto it = by_path.find(schema_path);
+    return it == by_path.end() ? nullptr : it->second;
+}
+
+const std::vector<SchemaChild>* schema_children(const std::string& object_path) {
+    const auto& children = schema_index().children;
+    auto it = children.find(object_path);
+    return it == children.end() ? nullptr : &it->second;
 }
 
 void check_combinations(const json& doc, std::vector<std::string>& problems) {

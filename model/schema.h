@@ -51,6 +51,14 @@ std::vector<ParamSpec> testing_params();  // test-only fault injection (model/fa
 // The whole table, in documentation order.
 const std::vector<ParamSpec>& schema();
 const ParamSpec* find_param(const std::string& schema_path);
+// The keys directly inside an object of the schema ("" the top level, "bus", "bridges[]" an
+// item of that array), in schema order: leaves with their spec, objects with leaf == nullptr.
+// Null when the schema has no such object.
+struct SchemaChild {
+    std::string key;
+    const ParamSpec* leaf;
+};
+const std::vector<SchemaChild>* schema_children(const std::string& object_path);
 
 // Checks between keys that a per-key range cannot express (PCI at 100 MHz, ring sizes, FIFO
 // room).  `doc` has every default filled in; problems are appended, one line each.

@@ -103,3 +103,28 @@ TEST_CASE("a number too large for a double is a scenario error, not a crash") {
     }
     std::remove(path.c_str());
 }
+
+TEST_CASE("more overrides on a loaded scenario give what the file with all of them gives") {
+    std::string file = std::string(PCISIM_SOURCE_DIR) + "/scenarios/bus-demo.json";
+    std::vector<std::string> first = {"bus.clock_mhz=66"};
+    // A leaf, a list item, a whole object replaced (its other keys back to their defaults),
+    // a key the file leaves out.
+    std::vector<std::string> more = {"packet.size=1500", "masters.1.bytes=64",
+                                     "host={\"cache_line_bytes\": 32}", "nic.model=82544"};
+    std::vector<std::string> all = first;
+    all.insert(all.end(), more.begin(), more.end());
+    Scenario base = Scenario::load(file, first);
+    Scenario with_more = base.with(more);
+    CHECK(with_more.resolved() == Scenario::load(file, all).resolved());
+    CHECK(with_more.resolved() != base.resolved());
+    CHECK(with_more.number("host.cache_line_bytes") == 32);
+    CHECK(base.number("host.cache_line_bytes") != 32);  // the base is left as it was
+    // Checked like any other: a bad value names the key.
+    try {
+        base.with({"bus.clock_mhz=100"});
+        FAIL("no error");
+    } catch (const ScenarioError& e) {
+        REQUIRE(e.problems().size() == 1);
+        CHECK(e.problems()[0].find("bus.clock_mhz") != std::string::npos);
+    }
+}
