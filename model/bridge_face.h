@@ -105,7 +105,7 @@ private:
     };
     std::vector<ReadInFlight> reads_;  // MMIO reads on the bus, by our tag
     std::uint64_t next_tag_ = 0;
-    sc_core::sc_event pending_event_;
+    sc_core::sc_event pending_event_{"pending"};
 };
 
 }  // namespace pcisim

@@ -94,7 +94,7 @@ private:
     bool stall_check_armed_ = false;
     std::uint32_t read_value_ = 0;
     Totals totals_;
-    sc_core::sc_event wake_event_, read_event_, stall_check_;
+    sc_core::sc_event wake_event_{"wake"}, read_event_{"read"}, stall_check_{"stall_check"};
 };
 
 }  // namespace pcisim

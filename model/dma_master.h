@@ -57,7 +57,7 @@ private:
     std::uint64_t issued_ = 0;
     Totals totals_;
     std::mt19937_64 rng_;
-    sc_core::sc_event next_event_;
+    sc_core::sc_event next_event_{"next"};
 };
 
 }  // namespace pcisim

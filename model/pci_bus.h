@@ -220,8 +220,8 @@ private:
     Plan loop_end_plan_;          // ... and the attempt that ends a retry loop (planned_ahead)
     Picos end_notified_ = kNever; // what SystemC has pending
     Picos arb_notified_ = kNever;
-    sc_core::sc_event end_event_;
-    sc_core::sc_event arbitrate_event_;
+    sc_core::sc_event end_event_{"end"};
+    sc_core::sc_event arbitrate_event_{"arbitrate"};
     Counters counters_;
     void (*observer_)(void*, const BusTransaction&) = nullptr;
     void* observer_ctx_ = nullptr;

@@ -42,7 +42,7 @@ private:
     std::uint64_t last_count_ = 0;
     Picos last_progress_ = 0;
     std::chrono::steady_clock::time_point wall_start_;
-    sc_core::sc_event tick_event_, crash_event_;
+    sc_core::sc_event tick_event_{"tick_due"}, crash_event_{"crash_due"};
 };
 
 }  // namespace pcisim

@@ -56,7 +56,7 @@ private:
     bool asserted_ = false;
     bool ever_asserted_ = false;
     Picos last_assertion_ = 0;
-    sc_core::sc_event delay_event_, throttle_event_;
+    sc_core::sc_event delay_event_{"delay"}, throttle_event_{"throttle"};
 };
 
 }  // namespace pcisim::e1000

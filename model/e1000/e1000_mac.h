@@ -60,7 +60,7 @@ private:
     Picos send_end_ = 0;     // its last byte leaves
     Picos wire_free_ = 0;  // end of the inter-packet gap after it
     std::uint64_t frames_sent_ = 0;
-    sc_core::sc_event wake_;
+    sc_core::sc_event wake_{"wake"};
 };
 
 }  // namespace pcisim::e1000

@@ -102,7 +102,7 @@ private:
     std::vector<std::vector<std::uint8_t>> spare_frames_;
     Packet* fetching_ = nullptr;                     // the packet whose data is being read
     Packet* finishing_ = nullptr;                    // the packet in stage 4
-    sc_core::sc_event finishing_done_;
+    sc_core::sc_event finishing_done_{"finishing_done"};
     bool waiting_for_fifo_ = false;
     Picos fifo_wait_since_ = 0;
     DescriptorFetch fetch_{};
