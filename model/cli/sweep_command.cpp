@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <boost/program_options.hpp>
@@ -25,7 +26,7 @@ namespace {
 
 const char* kSweepUsage =
     "pcisim sweep SCENARIO --vary KEY=V1,V2,...|KEY=A:B:STEP ... [--set KEY=VALUE ...] [-j N]\n"
-    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume]";
+    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--group N] [--resume]";
 
 struct SweepArgs {
     std::string file;
@@ -34,6 +35,7 @@ struct SweepArgs {
     std::string out = "sweep.csv";
     std::string shard;
     double timeout_s = 0;
+    std::size_t group = 0;
     bool resume = false;
 };
 
@@ -54,6 +56,9 @@ SweepArgs parse_sweep_args(const Args& args) {
         "run only points i with i % N == I; join shards with 'pcisim merge'")(
         "timeout-s", po::value<double>(&a.timeout_s)->default_value(0),
         "wall-clock limit per point in seconds; 0 = none")(
+        "group", po::value<std::size_t>(&a.group),
+        "points simulated together in one worker process (one SystemC elaboration; results "
+        "are the same as alone); default: automatic, up to 4; 1 = every point alone")(
         "resume", po::bool_switch(&a.resume),
         "continue the sweep whose OUT.json is there (e.g. after Ctrl-C): its ok points are "
         "kept, the others run")(
@@ -65,6 +70,7 @@ SweepArgs parse_sweep_args(const Args& args) {
     if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
     if (vm.count("jobs") && a.jobs == 0) throw po::error("-j 0: expected at least 1 worker");
     if (a.timeout_s < 0) throw po::error("--timeout-s: expected seconds >= 0");
+    if (vm.count("group") && a.group == 0) throw po::error("--group 0: expected at least 1 point");
     return a;
 }
 
@@ -139,8 +145,10 @@ int sweep(const Args& args) {
         std::cerr << "pcisim sweep: " << e.what() << "\n";
         return 2;
     }
+    std::optional<Scenario> base;  // read once here; the workers add each point's values
     try {
-        table.base_scenario = Scenario::load(a.file, a.sets).resolved();
+        base = Scenario::load(a.file, a.sets);
+        table.base_scenario = base->resolved();
     } catch (const ScenarioError& e) {
         return report_scenario_error(e);
     }
@@ -151,12 +159,13 @@ int sweep(const Args& args) {
         sweep::shard_points(table.axes, table.shard.value_or(sweep::Shard{}));
     table.rows.resize(points.size());
 
+    auto point_scenario = [&](std::size_t i) {
+        return base->with(sweep::point_overrides(table.axes, points[i]));
+    };
     // Runs in the worker process: a bad combination is an expected failure with its reason.
     auto simulate_point = [&](std::size_t i) {
-        std::vector<std::string> sets = a.sets;
-        for (auto& o : sweep::point_overrides(table.axes, points[i])) sets.push_back(o);
         try {
-            Scenario s = Scenario::load(a.file, sets);
+            Scenario s = point_scenario(i);
             Simulation sim(s);
             return sim.run();
         } catch (const ScenarioError& e) {
@@ -197,7 +206,17 @@ int sweep(const Args& args) {
     bool completed = false;
     try {
         auto job = [&](std::size_t j) { return simulate_point(todo[j]); };
-        completed = sweep::run_jobs(todo.size(), job, pool, collect);
+        auto group_job = [&](const std::vector<std::size_t>& jobs) {
+            std::vector<Scenario> scenarios;
+            for (std::size_t j : jobs) scenarios.push_back(point_scenario(todo[j]));
+            return simulate_together(scenarios);
+        };
+        pool.group = a.group ? a.group : sweep::automatic_group(todo.size(), pool.parallel);
+        pool.on_group_failed = [&](const std::vector<std::size_t>& jobs) {
+            progress.note("a worker simulating " + std::to_string(jobs.size()) +
+                          " points together failed; running them one by one");
+        };
+        completed = sweep::run_jobs(todo.size(), job, pool, collect, group_job);
         progress.finish();
         sweep::write_table(table, a.out);
     } catch (const std::exception& e) {

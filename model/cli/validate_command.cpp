@@ -32,15 +32,43 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
         if (pps.emplace(p.key(), std::nan("")).second) points.push_back(p);
     sweep::PoolOptions options;
     options.parallel = jobs;
-    auto job = [&](std::size_t i) {
+    options.group = sweep::automatic_group(points.size(), jobs);
+    options.on_group_failed = [](const std::vector<std::size_t>& group) {
+        std::cerr << "validate: a worker simulating " << group.size()
+                  << " points together failed; running them one by one\n";
+    };
+    // Each scenario file is read once, here; a file that does not load fails its points in
+    // the workers, with its own error.
+    auto path = [](const validate::SimPoint& p) {
+        return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + p.scenario + ".json";
+    };
+    std::map<std::string, Scenario> files;
+    for (const auto& p : points) {
+        if (files.count(p.scenario)) continue;
+        try {
+            files.emplace(p.scenario, Scenario::load(path(p)));
+        } catch (const ScenarioError&) {
+        }
+    }
+    auto point_scenario = [&](std::size_t i) {
         const validate::SimPoint& p = points[i];
         std::vector<std::string> sets = p.sets;
         sets.push_back("packet.size=" + std::to_string(p.size));
-        Scenario s = Scenario::load(std::string(PCISIM_SOURCE_DIR) + "/scenarios/" +
-                                        p.scenario + ".json", sets);
+        auto file = files.find(p.scenario);
+        return file == files.end() ? Scenario::load(path(p), sets) : file->second.with(sets);
+    };
+    auto pps_only = [](const nlohmann::json& r) { return nlohmann::json{{"tx_pps", r["tx_pps"]}}; };
+    auto job = [&](std::size_t i) {
+        Scenario s = point_scenario(i);
         Simulation sim(s);
-        nlohmann::json r = sim.run();
-        return nlohmann::json{{"tx_pps", r["tx_pps"]}};
+        return pps_only(sim.run());
+    };
+    auto group_job = [&](const std::vector<std::size_t>& group) {
+        std::vector<Scenario> scenarios;
+        for (std::size_t i : group) scenarios.push_back(point_scenario(i));
+        std::vector<nlohmann::json> results = simulate_together(scenarios);
+        for (auto& r : results) r = pps_only(r);
+        return results;
     };
     std::size_t done = 0;
     auto on_done = [&](std::size_t i, const sweep::JobOutcome& o) {
@@ -51,7 +79,7 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
         if (++done % 20 == 0 || done == points.size())
             std::cerr << "validate: " << done << "/" << points.size() << " simulations\n";
     };
-    sweep::run_jobs(points.size(), job, options, on_done);
+    sweep::run_jobs(points.size(), job, options, on_done, group_job);
     return pps;
 }
 
