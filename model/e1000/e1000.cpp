@@ -71,6 +71,14 @@ void E1000::complete(BusTransaction& t) {
     else if (t.command == BusCommand::MemRead) t.dword = p.read_register(offset);
 }
 
+void E1000::set_lazy_wire(bool on) {
+    for (auto& p : ports_) p->set_lazy_wire(on);
+}
+
+void E1000::catch_up() {
+    for (auto& p : ports_) p->catch_up();
+}
+
 nlohmann::json E1000::stats() const {
     const TxStats& s = stats_;
     double frames = s.tx_frames ? static_cast<double>(s.tx_frames) : 1.0;

@@ -32,6 +32,10 @@ public:
 
     nlohmann::json stats() const;
     void reset_stats();
+    // Each port's wire kept lazily (one event per frame fewer); then catch_up() before reading
+    // stats, frames sent, the FIFOs or what the frame observer collected.
+    void set_lazy_wire(bool on);
+    void catch_up();
     std::uint64_t frames_sent(unsigned port) const { return ports_.at(port)->frames_sent(); }
     void set_frame_observer(
         std::function<void(unsigned port, const std::uint8_t* frame, unsigned len, Picos when)> fn);

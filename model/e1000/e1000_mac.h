@@ -4,6 +4,12 @@
 // MAC's own extra byte times (nic.ipg_extra_bytes); with the defaults (IPGT 8 + 4 = 12 bytes =
 // 96 bit times) a stream of s-byte frames leaves at exactly 125e6/(s+24) frames/s at 1 Gb/s.
 // The frame's FIFO room is released when its last byte has left.
+//
+// A frame's times are known when it starts, so the wire may be kept lazily (set_lazy): a frame
+// that has left is then finished (counted, observed, its room freed, at its own end time) when
+// someone looks (catch_up), and the MAC has an event of its own only while the DMA engine waits
+// for FIFO room (wait_for_room).  That saves an event per frame; the owner must catch up before
+// it reads the counters, the FIFO or what its frame observer collected.
 #pragma once
 
 #include <cstdint>
@@ -31,17 +37,25 @@ public:
     void enqueue(std::vector<std::uint8_t> frame);
     void set_enabled(bool on);      // TCTL.EN
     void set_ipgt(unsigned bytes);  // TIPG.IPGT, byte times at 1 Gb/s
-    // Called whenever a frame has left and its FIFO room is free again, with the frame's buffer
-    // (the DMA engine reuses it for a later frame instead of allocating one per packet).
+    void set_lazy(bool on);         // off (the default): an event at every frame's end
+    void catch_up();                // lazy: every frame that has left by now is finished
+    void wait_for_room();           // lazy: the DMA engine waits for FIFO room
+    // Called for every frame that has left, with its buffer (the DMA engine reuses it for a
+    // later frame instead of allocating one per packet).
     void on_frame_sent(std::function<void(std::vector<std::uint8_t>&&)> fn) {
         frame_sent_ = std::move(fn);
     }
+    // Called from the MAC's own event after FIFO room was freed (lazy: once the DMA engine has
+    // asked for it), so that the DMA engine looks for room again.
+    void on_room_freed(std::function<void()> fn) { room_freed_ = std::move(fn); }
 
     std::uint64_t frames_sent() const { return frames_sent_; }
 
 private:
     void advance();  // SC_METHOD: finishes the frame on the wire, starts the next one
+    bool finish_frames(Picos upto);  // frames whose last byte has left by `upto`; any?
     void start_next(Picos now);  // the queue's first frame goes on the wire (after the gap)
+    void arm(Picos now);         // the event at the frame's end, when one is wanted
     Picos frame_time(std::size_t len) const;
 
     unsigned port_;
@@ -50,9 +64,12 @@ private:
     TxStats& stats_;
     const FrameObserver& observer_;
     std::function<void(std::vector<std::uint8_t>&&)> frame_sent_;
+    std::function<void()> room_freed_;
 
     std::deque<std::vector<std::uint8_t>> queue_;
     bool enabled_ = false;
+    bool lazy_ = false;
+    bool room_wanted_ = false;  // lazy: the DMA engine waits for FIFO room
     unsigned ipgt_ = 8;
     bool sending_ = false;   // a frame is on the wire or lined up behind the gap
     bool lined_up_ = false;  // it was lined up while the gap still ran

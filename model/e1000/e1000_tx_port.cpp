@@ -30,8 +30,8 @@ TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& 
     mac_.set_ipgt(tipg_ & 0x3FF);
     mac_.on_frame_sent([this](std::vector<std::uint8_t>&& frame) {
         spare_frames_.push_back(std::move(frame));
-        kick();
     });
+    mac_.on_room_freed([this] { kick(); });
     // Frames already in the FIFO at time zero (nic.preload_*): the MAC sends them once
     // TCTL.EN is set, as if the FIFO pointers had been rewound over them.
     for (unsigned i = 0; i < params.preload_packets; ++i) {
@@ -166,7 +166,9 @@ bool TxPort::start_packet() {
                                  " B packet can never fit the " +
                                  std::to_string(fifo_.capacity()) + " B transmit FIFO");
     Picos now = now_ps();
+    mac_.catch_up();  // a lazily kept wire: the frames that have left give their room back
     if (!fifo_.has_room(bytes)) {
+        mac_.wait_for_room();
         if (!waiting_for_fifo_) {
             waiting_for_fifo_ = true, fifo_wait_since_ = now;
             trace::emit(TraceStep::FifoWait, TracePhase::Begin, name(), now, index_, next_seq_, bytes);

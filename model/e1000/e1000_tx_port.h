@@ -48,6 +48,9 @@ public:
     void write_finished(std::uint64_t cookie, const DmaStats& s) override;
 
     std::uint64_t frames_sent() const { return mac_.frames_sent(); }
+    // The wire kept lazily (Mac::set_lazy): catch_up() before reading counters or the FIFO.
+    void set_lazy_wire(bool on) { mac_.set_lazy(on); }
+    void catch_up() { mac_.catch_up(); }
     const TxFifo& fifo() const { return fifo_; }
     unsigned tdh() const { return cache_.head(); }
     unsigned tdt() const { return tdt_; }
