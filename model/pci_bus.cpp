@@ -67,6 +67,7 @@ PciBus::PciBus(sc_core::sc_module_name name, const BusConfig& config)
     : sc_core::sc_module(name),
       config_(config),
       period_(config.period()),
+      period_reciprocal_(~Picos{0} / period_),
       arbiter_(config.park_on_last) {
     SC_METHOD(on_transaction_end);
     sensitive << end_event_;
@@ -186,7 +187,7 @@ std::uint32_t PciBus::phases(std::uint64_t addr, std::uint32_t bytes, unsigned w
 
 void PciBus::request_bus(int master, Picos at) {
     MasterState& m = masters_[master];
-    if (m.requesting || m.queue.empty() || (busy_ && current_.t.master == master)) return;
+    if (m.requesting || m.queue.empty() || (busy_ && current_->t.master == master)) return;
     m.requesting = true;
     m.request_time = align_up(std::max({at, m.not_before, m.queue.front().stats.issued}));
     if (busy_) {
@@ -229,7 +230,7 @@ void PciBus::on_arbitrate() {
     handling_ = true;
     arbitrate();
     handling_ = false;
-    if (busy_ && current_.t.termination == Termination::Retry) maybe_run_ahead_from_start();
+    if (busy_ && current_->t.termination == Termination::Retry) maybe_run_ahead_from_start();
     else maybe_defer_arbitration();
     sync_events();
 }
@@ -268,19 +269,27 @@ void PciBus::start_transaction(int master, Picos start) {
     if (busy_ || start < bus_free_)
         throw InvariantViolation(name(), "master " + std::to_string(master) +
                                              " granted at " + std::to_string(start) +
-                                             " ps while master " + std::to_string(current_.t.master) +
+                                             " ps while master " + std::to_string(current_->t.master) +
                                              " holds the bus until " +
                                              std::to_string(busy_ ? scheduled_end_ : bus_free_) +
                                              " ps");
     m.queue.front().stats.arbitration += start - m.request_time;
     // Running ahead, this very transaction may be planned already (nothing changed since).
     const Plan* ahead_plan = planned_ahead(master, start);
-    if (ahead_plan == &loop_end_plan_ && master == ahead_master_) check_promise(loop_end_plan_);
-    if (ahead_plan) current_ = *ahead_plan;
-    else plan_transaction(master, start, nullptr, current_);
-    data_first_ = current_.t.data_start;
+    if (ahead_plan == loop_end_plan_ && master == ahead_master_) check_promise(*loop_end_plan_);
+    if (ahead_plan) {
+        // The plan's slot becomes the current one, and the old current's the free one: not
+        // copied, as a copy read it back in 16-byte pieces right after it was written field by
+        // field, a store-forwarding stall (seen in perf).
+        Plan*& slot = ahead_plan == deferred_plan_ ? deferred_plan_ : loop_end_plan_;
+        std::swap(current_, slot);
+        slot->t.master = -1;
+    } else {
+        plan_transaction(master, start, nullptr, *current_);
+    }
+    data_first_ = current_->t.data_start;
     busy_ = true;
-    set_end(current_.end);
+    set_end(current_->end);
     // Another master already waiting takes GNT# away in the first clock.
     for (std::size_t i = 0; i < masters_.size(); ++i)
         if (static_cast<int>(i) != master && masters_[i].requesting)
@@ -292,7 +301,7 @@ void PciBus::start_transaction(int master, Picos start) {
 // arbitration's, or the one that ends a retry loop.
 const PciBus::Plan* PciBus::planned_ahead(int master, Picos start) const {
     if (!ahead_) return nullptr;
-    for (const Plan* p : {&deferred_plan_, &loop_end_plan_})
+    for (const Plan* p : {deferred_plan_, loop_end_plan_})
         if (p->t.master == master && p->t.start == start) return p;
     return nullptr;
 }
@@ -315,7 +324,7 @@ void PciBus::check_promise(const Plan& promised) const {
 
 void PciBus::stop_running_ahead() {
     ahead_ = false;
-    deferred_plan_.t.master = loop_end_plan_.t.master = -1;
+    deferred_plan_->t.master = loop_end_plan_->t.master = -1;
 }
 
 // Written straight into its destination: building a Plan elsewhere and copying it cost a store-
@@ -369,7 +378,7 @@ void PciBus::plan_transaction(int master, Picos start, const TargetOffer* given,
         }
         t.bytes_done = bytes;
         plan_data_phases(t.addr, bytes, p.width, start + first * period_, offer);
-        end_clocks = (segments_.back().start - start) / period_ + segments_.back().phases +
+        end_clocks = clocks_in(segments_.back().start - start) + segments_.back().phases +
                      config_.turnaround_clocks;
     }
     t.data_start = start + first * period_;
@@ -480,25 +489,25 @@ void PciBus::sync_events() {
 // the data phase in progress; a PCI-X master only at the next ADB (PCI 3.0 3.5.4; PCI-X 2.0
 // 2.12.1).
 void PciBus::maybe_preempt(Picos request_time, Picos asked) {
-    if (!busy_ || current_.t.termination == Termination::Retry ||
-        current_.t.termination == Termination::SplitResponse || current_.t.bytes_done == 0)
+    if (!busy_ || current_->t.termination == Termination::Retry ||
+        current_->t.termination == Termination::SplitResponse || current_->t.bytes_done == 0)
         return;
-    const MasterState& m = masters_[current_.t.master];
+    const MasterState& m = masters_[current_->t.master];
     Picos gnt_removed = align_up(request_time) + period_;
-    Picos timer_expired = current_.t.start + m.config.latency_timer_clocks * period_;
+    Picos timer_expired = current_->t.start + m.config.latency_timer_clocks * period_;
     Picos last_data = std::max({gnt_removed, timer_expired, data_first_});
-    std::uint64_t offset = current_.t.addr % current_.width;
+    std::uint64_t offset = current_->t.addr % current_->width;
     std::uint64_t phases_allowed = std::max<std::uint64_t>(phases_by(last_data), 1);
-    std::uint64_t bytes = phases_allowed * current_.width - offset;
+    std::uint64_t bytes = phases_allowed * current_->width - offset;
     if (config_.kind == BusKind::PciX) {
-        std::uint64_t end_addr = current_.t.addr + bytes;
+        std::uint64_t end_addr = current_->t.addr + bytes;
         end_addr = (end_addr + config_.adb_bytes - 1) / config_.adb_bytes * config_.adb_bytes;
-        bytes = end_addr - current_.t.addr;
+        bytes = end_addr - current_->t.addr;
     }
-    if (bytes >= current_.t.bytes_done) return;
-    current_.t.bytes_done = static_cast<std::uint32_t>(bytes);
-    current_.t.termination = Termination::LatencyTimer;
-    Picos end = phase_end(phases(current_.t.addr, current_.t.bytes_done, current_.width)) +
+    if (bytes >= current_->t.bytes_done) return;
+    current_->t.bytes_done = static_cast<std::uint32_t>(bytes);
+    current_->t.termination = Termination::LatencyTimer;
+    Picos end = phase_end(phases(current_->t.addr, current_->t.bytes_done, current_->width)) +
                 config_.turnaround_clocks * period_;
     if (end < scheduled_end_) set_end(std::max(end, align_up(asked)));
 }
@@ -511,14 +520,14 @@ void PciBus::on_transaction_end() {
     handling_ = true;
     end_transaction();
     handling_ = false;
-    if (current_.t.termination == Termination::Retry) maybe_run_ahead_from_end(current_.t);
+    if (current_->t.termination == Termination::Retry) maybe_run_ahead_from_end(current_->t);
     if (!ahead_) maybe_defer_arbitration();
     sync_events();
 }
 
 void PciBus::end_transaction() {
     // In place (no copy): nothing the target or the master are told below starts a transaction.
-    BusTransaction& t = current_.t;
+    BusTransaction& t = current_->t;
     t.end = scheduled_end_;
     busy_ = false;
     bus_free_ = t.end;
@@ -544,8 +553,8 @@ void PciBus::end_transaction() {
     default: {
         // Data phases proper; clocks spent waiting for the target (initial wait states, lines
         // still streaming in) are read latency.
-        Picos data = phases(t.addr, t.bytes_done, current_.width) * period_;
-        Picos wait = current_.offer.initial_wait_clocks * period_;
+        Picos data = phases(t.addr, t.bytes_done, current_->width) * period_;
+        Picos wait = current_->offer.initial_wait_clocks * period_;
         r.stats.overhead += first - wait + turnaround;
         r.stats.latency += t.end - t.start - first - turnaround - data + wait;
         r.stats.data += data;
@@ -554,7 +563,7 @@ void PciBus::end_transaction() {
         break;
     }
     }
-    if (current_.target) current_.target->complete(t);
+    if (current_->target) current_->target->complete(t);
     if (observer_) observer_(observer_ctx_, t);
 
     // Advance the master's request and hand out completions.
@@ -654,7 +663,7 @@ void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, 
     ahead_real_end_ = false;
     ahead_first_repeat_ = first_repeat;
     ahead_loop_end_ = loop_end;
-    loop_end_plan_.t.master = -1;
+    loop_end_plan_->t.master = -1;
     if (bus_free)
         plan_other_after_loop(master, real, bus_free);
     else if (offer.then.known && real == data_arbitration)
@@ -674,7 +683,7 @@ void PciBus::plan_other_after_loop(int master, Picos at, Picos bus_free) {
         other = static_cast<int>(i);
     }
     if (other < 0) return;
-    Plan& plan = loop_end_plan_;
+    Plan& plan = *loop_end_plan_;
     // By then the bus is parked on the retried master (if it parks at all).
     Picos start = granted_start(other, at, bus_free, config_.park_on_last ? master : -1);
     plan_transaction(other, start, nullptr, plan);
@@ -698,14 +707,14 @@ void PciBus::plan_data_after_loop(int master, Picos promised, const TargetOffer&
     data.line_time = retry.then.line_time;
     data.line_bytes = retry.then.line_bytes;
     // The master, parked after its repeats, asks again and starts at the loop's end.
-    plan_transaction(master, ahead_loop_end_, &data, loop_end_plan_);
-    loop_end_plan_.t.request = ahead_loop_end_;
+    plan_transaction(master, ahead_loop_end_, &data, *loop_end_plan_);
+    loop_end_plan_->t.request = ahead_loop_end_;
     // Another master asking before it ends could cut it short: then it keeps its arbitration.
-    if (others < loop_end_plan_.end) {
-        loop_end_plan_.t.master = -1;
+    if (others < loop_end_plan_->end) {
+        loop_end_plan_->t.master = -1;
         return;
     }
-    ahead_until_ = loop_end_plan_.end;
+    ahead_until_ = loop_end_plan_->end;
     ahead_real_end_ = true;
 }
 
@@ -738,22 +747,22 @@ std::uint64_t PciBus::skip_repeats(Picos last_end) {
 
 // A retry has just started.
 void PciBus::maybe_run_ahead_from_start() {
-    const BusTransaction& t = current_.t;
+    const BusTransaction& t = current_->t;
     if (arb_pending_ == kNever)
-        run_ahead_retries(t.master, scheduled_end_, current_.offer,
+        run_ahead_retries(t.master, scheduled_end_, current_->offer,
                           t.command == BusCommand::MemRead);
 }
 
 // A retry has just ended (the target had not promised anything when it began).
 void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
     const MasterState& m = masters_[retried.master];
-    if (!current_.target || !m.requesting || arb_pending_ != m.request_time ||
+    if (!current_->target || !m.requesting || arb_pending_ != m.request_time ||
         arbiter_.parked() != retried.master)
         return;
     // The repeat, as start_transaction will build it.
     BusTransaction next = retried;
     next.start = m.request_time;
-    TargetOffer probe = current_.target->offer(next, next.start);
+    TargetOffer probe = current_->target->offer(next, next.start);
     if (probe.kind != TargetOffer::Retry || probe.retry_until <= next.start) return;
     Picos back_off = config_.retry_backoff_clocks * period_;
     run_ahead_retries(retried.master, next.start - back_off, probe,
@@ -767,7 +776,7 @@ void PciBus::maybe_defer_arbitration() {
     // A retry on the bus tells nobody when it ends (the target keeps or latches its delayed
     // read; the master backs off): that end runs ahead too, and the arbitration after it is the
     // one deferred.  The retried master asks again only after its back-off.
-    bool after_retry = busy_ && current_.t.termination == Termination::Retry &&
+    bool after_retry = busy_ && current_->t.termination == Termination::Retry &&
                        end_pending_ != kNever && end_pending_ > now_ &&
                        config_.retry_backoff_clocks > 0;
     if (busy_ && !after_retry) return;
@@ -793,7 +802,7 @@ void PciBus::maybe_defer_arbitration() {
         arb_delta_time_ = now_;
         arb_delta_ = sc_core::sc_delta_count() + 1;
     }
-    Plan& plan = deferred_plan_;
+    Plan& plan = *deferred_plan_;
     plan_transaction(master, granted_start(master, at, bus_free, arbiter_.parked()), nullptr,
                      plan);
     bool deferred;
@@ -813,7 +822,7 @@ void PciBus::maybe_defer_arbitration() {
     if (plan.t.termination == Termination::Retry) return;
     ahead_ = true;
     ahead_master_ = master;
-    ahead_until_ = deferred_plan_.end;
+    ahead_until_ = deferred_plan_->end;
     ahead_real_end_ = true;
     ahead_loop_end_ = 0;
 }
@@ -852,8 +861,8 @@ void PciBus::run_ahead_to(Picos limit, bool inclusive) {
             arbitrate();
             // A repeat of the loop (a retry), or the planned transaction with the real end.
             bool in_step = busy_ && ((ahead_real_end_ && end_pending_ == ahead_until_) ||
-                                     (current_.t.master == ahead_master_ &&
-                                      current_.t.termination == Termination::Retry));
+                                     (current_->t.master == ahead_master_ &&
+                                      current_->t.termination == Termination::Retry));
             if (!in_step)
                 throw std::logic_error(std::string(name()) +
                                        ": a target changed its answer during a run-ahead");

@@ -74,7 +74,14 @@ public:
 
     const BusConfig& config() const { return config_; }
     Picos period() const { return period_; }
-    Picos align_up(Picos t) const { return (t + period_ - 1) / period_ * period_; }
+    Picos align_up(Picos t) const { return clocks_in(t + period_ - 1) * period_; }
+    // Whole clocks in `t`: a multiplication by the period's reciprocal and at most a correction
+    // or two, as a 64-bit division costs tens of cycles and the bus divides on every request.
+    Picos clocks_in(Picos t) const {
+        auto q = static_cast<Picos>((static_cast<unsigned __int128>(t) * period_reciprocal_) >> 64);
+        for (Picos r = t - q * period_; r >= period_; r -= period_) ++q;  // q never exceeds t/period
+        return q;
+    }
 
     // Observers (statistics, tests, waveform views).
     struct Counters {
@@ -178,6 +185,7 @@ private:
 
     BusConfig config_;
     Picos period_;
+    Picos period_reciprocal_;  // floor((2^64 - 1) / period_)
     std::vector<MasterState> masters_;
     struct Window { std::uint64_t base, size; BusTarget* target; };
     std::vector<Window> windows_;
@@ -187,7 +195,10 @@ private:
 
     // The transaction on the bus, if any.
     bool busy_ = false;
-    Plan current_;  // its target, answer and bytes per data phase (width)
+    // The current transaction's plan and the two planned ahead (below) take turns in these
+    // slots: a plan that becomes current is not copied.
+    Plan plans_[3];
+    Plan* current_ = &plans_[0];  // its target, answer and bytes per data phase (width)
     struct Segment {
         // Constructed in place (emplace_back): a braced temporary copied in stalled on
         // store forwarding, once per planned transaction.
@@ -216,8 +227,8 @@ private:
     bool handling_ = false;       // in on_arbitrate / on_transaction_end
     Picos arb_delta_time_ = kNever;  // a deferred arbitration notified as a delta at this time
     std::uint64_t arb_delta_ = 0;    // ... would run in this delta cycle (sc_delta_count)
-    Plan deferred_plan_;          // what a deferred arbitration will start ...
-    Plan loop_end_plan_;          // ... and the attempt that ends a retry loop (planned_ahead)
+    Plan* deferred_plan_ = &plans_[1];  // what a deferred arbitration will start ...
+    Plan* loop_end_plan_ = &plans_[2];  // ... and the attempt that ends a retry loop (planned_ahead)
     Picos end_notified_ = kNever; // what SystemC has pending
     Picos arb_notified_ = kNever;
     sc_core::sc_event end_event_{"end"};
