@@ -1,6 +1,8 @@
 #include "e1000/e1000_mac.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "sim_time.h"
 #include "trace_hooks.h"
@@ -23,14 +25,16 @@ Mac::Mac(sc_core::sc_module_name name, unsigned port, const E1000Params& params,
     dont_initialize();
 }
 
-void Mac::enqueue(std::vector<std::uint8_t> frame) {
+void Mac::enqueue(std::vector<std::uint8_t> frame, Picos ready) {
     // Only an idle MAC has anything to do now: start the frame (or line it up behind the gap).
     // While a frame is on the wire a wake-up is armed (or, lazily, the frame is finished when
     // someone looks), and the MAC looks at the queue then.
     Picos now = now_ps();
+    if (ready > now && !lazy_)
+        throw std::logic_error(std::string(name()) + ": a frame ready later needs the lazy wire");
     catch_up();
     bool idle = !sending_ && queue_.empty();
-    queue_.push_back(std::move(frame));
+    queue_.push_back({std::move(frame), ready});
     if (!idle) return;
     start_next(now);
     arm(now);
@@ -84,7 +88,7 @@ bool Mac::finish_frames(Picos upto) {
     while (sending_ && send_end_ <= upto) {
         Picos end = send_end_;
         sending_ = false;
-        std::vector<std::uint8_t> frame = std::move(queue_.front());
+        std::vector<std::uint8_t> frame = std::move(queue_.front().frame);
         queue_.pop_front();
         Picos gap = Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time;
         wire_free_ = end + gap;
@@ -110,17 +114,18 @@ bool Mac::finish_frames(Picos upto) {
 
 void Mac::start_next(Picos now) {
     if (enabled_ && !queue_.empty()) {
-        // The next frame starts when the gap is over.  Lined up now, it needs no wake-up of
-        // its own at that time (one activation per frame at full load); its trace begin is
-        // written when it ends.
-        send_start_ = std::max(now, wire_free_);
+        // The next frame starts when the gap is over (and it is there).  Lined up now, it needs
+        // no wake-up of its own at that time (one activation per frame at full load); its trace
+        // begin is written when it ends.
+        const Queued& next = queue_.front();
+        send_start_ = std::max({now, wire_free_, next.ready});
         lined_up_ = send_start_ > now;
         sending_ = true;
-        send_end_ = send_start_ + frame_time(queue_.front().size());
+        send_end_ = send_start_ + frame_time(next.frame.size());
         if (!lined_up_)
             trace::emit(TraceStep::Wire, TracePhase::Begin, name(), now, port_,
                         static_cast<std::int64_t>(frames_sent_),
-                        static_cast<std::uint32_t>(queue_.front().size()));
+                        static_cast<std::uint32_t>(next.frame.size()));
     }
 }
 

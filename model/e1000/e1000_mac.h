@@ -22,6 +22,7 @@
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_fifo.h"
+#include "sim_time.h"
 
 namespace pcisim::e1000 {
 
@@ -33,8 +34,11 @@ public:
     Mac(sc_core::sc_module_name name, unsigned port, const E1000Params& params, TxFifo& fifo,
         TxStats& stats, const FrameObserver& observer);
 
-    // A frame whose bytes are all in the FIFO (its room was reserved by the DMA engine).
-    void enqueue(std::vector<std::uint8_t> frame);
+    // A frame whose bytes are all in the FIFO (its room was reserved by the DMA engine), from
+    // now or, lazily, from a later time `ready` that the DMA engine knows in advance.
+    void enqueue(std::vector<std::uint8_t> frame) { enqueue(std::move(frame), now_ps()); }
+    void enqueue(std::vector<std::uint8_t> frame, Picos ready);
+    bool lazy() const { return lazy_; }
     void set_enabled(bool on);      // TCTL.EN
     void set_ipgt(unsigned bytes);  // TIPG.IPGT, byte times at 1 Gb/s
     void set_lazy(bool on);         // off (the default): an event at every frame's end
@@ -66,7 +70,11 @@ private:
     std::function<void(std::vector<std::uint8_t>&&)> frame_sent_;
     std::function<void()> room_freed_;
 
-    std::deque<std::vector<std::uint8_t>> queue_;
+    struct Queued {
+        std::vector<std::uint8_t> frame;
+        Picos ready;  // committed to the MAC
+    };
+    std::deque<Queued> queue_;
     bool enabled_ = false;
     bool lazy_ = false;
     bool room_wanted_ = false;  // lazy: the DMA engine waits for FIFO room

@@ -240,14 +240,40 @@ void TxPort::data_finished() {
 
 void TxPort::schedule_finishing() {
     if (finishing_) return;
-    for (auto& p : in_flight_) {
-        if (p->committed) continue;
+    Picos now = now_ps();
+    for (auto it = in_flight_.begin(); it != in_flight_.end();) {
+        Packet* p = it->get();
+        if (p->committed) {
+            ++it;
+            continue;
+        }
         if (!p->data_done) return;  // packets finish in order
-        finishing_ = p.get();
-        finishing_done_.notify(ps(params_.packet_processing));
-        trace::emit(TraceStep::Processing, TracePhase::Begin, name(), now_ps(), index_, p->seq);
+        Picos begin = std::max(now, engine_free_);
+        if (finishes_unseen(*p)) {
+            // Done now, as it will be at its commit time: nothing else can tell the difference.
+            engine_free_ = begin + params_.packet_processing;
+            p->committed = true;
+            mac_.enqueue(std::move(p->frame), engine_free_);
+            spare_packets_.push_back(std::move(*it));
+            it = in_flight_.erase(it);
+            continue;
+        }
+        finishing_ = p;
+        finishing_done_.notify(ps(begin + params_.packet_processing - now));
+        trace::emit(TraceStep::Processing, TracePhase::Begin, name(), begin, index_, p->seq);
         return;
     }
+}
+
+// Whether finishing `p` changes nothing anyone can see before its commit: the MAC takes frames
+// ahead (its lazy wire), no descriptor of it is written back (RS clear, WTHRESH 0), and the
+// next packet's fetch does not wait for it (TXDMAC.DPP clear), so neither the bus nor the
+// driver nor the DMA engine notices its end.  It then needs no event (one per packet fewer).
+bool TxPort::finishes_unseen(const Packet& p) const {
+    if (!mac_.lazy() || (txdmac_ & kTxdmacDpp) || txdctl_wthresh(txdctl_) != 0) return false;
+    for (const auto& d : p.descriptors)
+        if (d.desc.cmd & kCmdRs) return false;
+    return true;
 }
 
 void TxPort::finish_packet() {

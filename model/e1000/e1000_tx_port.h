@@ -78,6 +78,7 @@ private:
     void buffer_processed();
     void data_finished();
     void schedule_finishing();
+    bool finishes_unseen(const Packet& p) const;
     void finish_packet();  // SC_METHOD on finishing_done_
     void write_back(Packet* p, std::vector<CachedDescriptor> run);
     void flush_batch();
@@ -106,6 +107,7 @@ private:
     Packet* fetching_ = nullptr;                     // the packet whose data is being read
     Packet* finishing_ = nullptr;                    // the packet in stage 4
     sc_core::sc_event finishing_done_{"finishing_done"};
+    Picos engine_free_ = 0;  // end of the last packet finished ahead (finishes_unseen)
     bool waiting_for_fifo_ = false;
     Picos fifo_wait_since_ = 0;
     DescriptorFetch fetch_{};
