@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <functional>
-#include <limits>
 #include <sstream>
 
 #include <systemc>
@@ -165,17 +163,7 @@ struct RecorderWindow : sc_core::sc_module {
     }
 };
 
-// The module a platform's modules are built in when it shares the elaboration with others:
-// they are constructed while it is (SystemC's parent is the module under construction).
-struct PlatformScope : sc_core::sc_module {
-    PlatformScope(sc_core::sc_module_name n, const std::function<void()>& build)
-        : sc_core::sc_module(n) {
-        build();
-    }
-};
-
 struct Simulation::Parts {
-    std::unique_ptr<PlatformScope> scope;  // first: its children go before it
     std::unique_ptr<HostMemory> memory;
     std::unique_ptr<HostBridge> host;
     std::vector<std::unique_ptr<PciBridge>> bridges;
@@ -194,17 +182,6 @@ struct Simulation::Parts {
 
 Simulation::Simulation(const Scenario& s) : scenario_(s), parts_(std::make_unique<Parts>()) {
     use_picosecond_resolution();
-    build();
-}
-
-Simulation::Simulation(const Scenario& s, const std::string& scope)
-    : scenario_(s), parts_(std::make_unique<Parts>()) {
-    use_picosecond_resolution();
-    parts_->scope = std::make_unique<PlatformScope>(scope.c_str(), [this] { build(); });
-}
-
-void Simulation::build() {
-    const Scenario& s = scenario_;
     Parts& p = *parts_;
     p.memory = std::make_unique<HostMemory>(static_cast<std::uint64_t>(s.integer("host.memory_mib")) << 20);
     p.host = std::make_unique<HostBridge>("host", s);
@@ -339,93 +316,43 @@ void Simulation::reset_statistics() {
     for (auto& f : p.frames) f.window_frames = 0, f.first = f.last = 0;
 }
 
-json Simulation::run() { return run_together({this}).front(); }
-
-void Simulation::start_run() {
-    // The MAC's frame ends are counted when they are read (at_pause, the watchdog), except
-    // while a recording wants every step as it happens.
-    if (parts_->nic && !parts_->recorder) parts_->nic->set_lazy_wire(true);
-    phase_ = Phase::WarmingUp;
-    next_pause_ = ns_to_ps(scenario_.number("simulation.warmup_us") * 1000);
-    previous_rate_ = -1;
-}
-
-bool Simulation::at_pause() {
-    const Scenario& s = scenario_;
+// Simulates `duration` more and brings what is kept lazily up to the new time, so that every
+// counter can be read.
+void Simulation::step(Picos duration) {
+    advance(duration);
     if (parts_->nic) parts_->nic->catch_up();
+}
+
+json Simulation::run() {
+    const Scenario& s = scenario_;
+    // The MAC's frame ends are counted when they are read (after each step, by the watchdog),
+    // except while a recording wants every step as it happens.
+    if (parts_->nic && !parts_->recorder) parts_->nic->set_lazy_wire(true);
     Picos batch = ns_to_ps(s.number("simulation.batch_us") * 1000);
-    next_pause_ += batch;
-    if (phase_ == Phase::WarmingUp) {
-        // pktgen's steady state has a full TX ring (the queue has stopped at least once); until
-        // then the CPU is still filling it and the NIC sees a different regime.
-        Picos warmup_limit = ns_to_ps(s.number("simulation.max_warmup_us") * 1000);
-        if (!ring_filled() && now_ps() < warmup_limit) return false;
-        warmup_us_ = ps_to_us(now_ps());
-        reset_statistics();
-        phase_ = Phase::Measuring;
-        return false;
+    step(ns_to_ps(s.number("simulation.warmup_us") * 1000));
+    // pktgen's steady state has a full TX ring (the queue has stopped at least once); until
+    // then the CPU is still filling it and the NIC sees a different regime.
+    Picos warmup_limit = ns_to_ps(s.number("simulation.max_warmup_us") * 1000);
+    while (!ring_filled() && now_ps() < warmup_limit) step(batch);
+    warmup_us_ = ps_to_us(now_ps());
+    reset_statistics();
+    double min_window = s.number("simulation.min_window_us");
+    double max_window = s.number("simulation.max_window_us");
+    double stability = s.number("simulation.stability");
+    double previous = -1, change = 1;
+    for (;;) {
+        step(batch);
+        double window_us = ps_to_us(now_ps() - parts_->window_start);
+        double rate = measured_rate();
+        // No previous batch: stability not measured yet (NaN, null in the results).
+        change = previous > 0 ? std::fabs(rate - previous) / previous
+                              : (rate == 0 && previous == 0 ? 0 : std::nan(""));
+        previous = rate;
+        bool recorded = now_ps() > parts_->record_until;
+        if (((window_us >= min_window && change < stability) || window_us >= max_window) &&
+            recorded)
+            return results(window_us, change);
     }
-    double window_us = ps_to_us(now_ps() - parts_->window_start);
-    double rate = measured_rate();
-    // No previous batch: stability not measured yet (NaN, null in the results).
-    double change = previous_rate_ > 0 ? std::fabs(rate - previous_rate_) / previous_rate_
-                                       : (rate == 0 && previous_rate_ == 0 ? 0 : std::nan(""));
-    previous_rate_ = rate;
-    bool recorded = now_ps() > parts_->record_until;
-    bool stable = window_us >= s.number("simulation.min_window_us") &&
-                  change < s.number("simulation.stability");
-    if (!((stable || window_us >= s.number("simulation.max_window_us")) && recorded))
-        return false;
-    results_ = results(window_us, change);
-    phase_ = Phase::Done;
-    return true;
-}
-
-namespace {
-void suspend_processes(sc_core::sc_object& parent) {
-    for (sc_core::sc_object* child : parent.get_child_objects()) {
-        sc_core::sc_process_handle process(child);
-        if (process.valid()) process.suspend();
-        else suspend_processes(*child);
-    }
-}
-}  // namespace
-
-void Simulation::suspend() {
-    if (!parts_->scope)
-        throw std::logic_error("Simulation::suspend: only a platform built in a scope");
-    suspend_processes(*parts_->scope);
-}
-
-std::vector<json> Simulation::run_together(const std::vector<Simulation*>& group) {
-    for (Simulation* sim : group) sim->start_run();
-    std::vector<json> results(group.size());
-    for (std::size_t running = group.size(); running > 0;) {
-        // Up to the earliest pause any platform wants: every platform is paused at all of its
-        // own pauses (and, in between, at others', which it cannot tell from going on).
-        Picos next = std::numeric_limits<Picos>::max();
-        for (const Simulation* sim : group)
-            if (sim->phase_ != Phase::Done) next = std::min(next, sim->next_pause_);
-        advance(next - now_ps());
-        for (std::size_t i = 0; i < group.size(); ++i) {
-            Simulation& sim = *group[i];
-            if (sim.phase_ == Phase::Done || sim.next_pause_ != next || !sim.at_pause()) continue;
-            results[i] = std::move(sim.results_);
-            --running;
-            if (group.size() > 1) sim.suspend();
-        }
-    }
-    return results;
-}
-
-std::vector<json> simulate_together(const std::vector<Scenario>& scenarios) {
-    std::vector<std::unique_ptr<Simulation>> sims;
-    std::vector<Simulation*> group;
-    for (std::size_t i = 0; i < scenarios.size(); ++i) {
-        sims.push_back(std::make_unique<Simulation>(scenarios[i], "platform" + std::to_string(i)));
-        group.push_back(sims.back().get());
-    }
-    return Simulation::run_together(group);
 }
 
 std::uint64_t Simulation::run_frames(std::uint64_t frames) {
@@ -437,11 +364,7 @@ std::uint64_t Simulation::run_frames(std::uint64_t frames) {
         return n;
     };
     parts_->nic->set_lazy_wire(true);
-    auto caught_up = [&] {
-        parts_->nic->catch_up();
-        return sent();
-    };
-    while (caught_up() < frames) advance(batch);
+    while (sent() < frames) step(batch);
     return sent();
 }
 

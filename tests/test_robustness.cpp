@@ -113,17 +113,6 @@ TEST_CASE("a sweep with a crashing point writes every other point", "[robust][sw
     CHECK(contains(t.rows[1].error, "killed by signal 6"));
     CHECK(contains(t.rows[1].error, "testing.crash_at_us: aborting at 50 us"));
     CHECK(t.rows[0].metrics.at("tx_pps") == t.rows[2].metrics.at("tx_pps"));
-
-    // The same with the three points in one worker: the crash takes the group down, its points
-    // run again one by one, and the crash is reported for its own point.
-    Outcome grouped = run(dir, "sweep " + scenario_path("phi-32-66-82541") +
-                                   " --vary testing.crash_at_us=0,50,1e9 --group 3 -o " + out);
-    CHECK(grouped.exit_code == 1);
-    sweep::SweepTable g = sweep::read_table(out);
-    REQUIRE(g.rows.size() == 3);
-    CHECK(g.rows[0].metrics == t.rows[0].metrics);
-    CHECK(g.rows[2].metrics == t.rows[2].metrics);
-    CHECK(g.rows[1].error == t.rows[1].error);
 }
 
 TEST_CASE("an interrupted sweep leaves a valid partial output that --resume completes",

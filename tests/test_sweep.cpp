@@ -99,67 +99,6 @@ TEST_CASE("a point that exceeds the time limit fails alone", "[sweep]") {
     CHECK(table.rows[1].error.find("time limit") != std::string::npos);
 }
 
-TEST_CASE("points simulated together in one worker give exactly their results alone", "[sweep]") {
-    TempDir dir;
-    // NIC platforms that differ in packet size, bus clock and batch length: the points of a
-    // group pause at different times (each at its own batch ends, and at the others'), end at
-    // different times, and are stopped one by one while the others go on.
-    std::string sweep = pcisim_binary() + " sweep " + scenario_path("phi-32-66-82541") +
-                        " --vary packet.size=60,1500 bus.clock_mhz=33,66"
-                        " simulation.batch_us=250,400 --set simulation.warmup_us=100"
-                        " --set simulation.min_window_us=500 -j 2 -o ";
-    REQUIRE(run(sweep + (dir / "alone.csv") + " --group 1") == 0);
-    // Run together, not one by one after a failed group (which would give the same rows).
-    std::string err = dir / "err.txt";
-    REQUIRE(std::system((sweep + (dir / "together.csv") + " --group 8 2>" + err + " >/dev/null").c_str()) == 0);
-    CHECK(slurp(err).find("one by one") == std::string::npos);
-    REQUIRE(run(sweep + (dir / "threes.csv") + " --group 3") == 0);
-    sweep::SweepTable alone = sweep::read_table(dir / "alone.csv");
-    REQUIRE(alone.rows.size() == 8);
-    for (const char* grouped : {"together.csv", "threes.csv"}) {
-        sweep::SweepTable t = sweep::read_table(dir / grouped);
-        REQUIRE(t.rows.size() == alone.rows.size());
-        for (std::size_t i = 0; i < t.rows.size(); ++i) {
-            INFO(grouped << " point " << i);
-            CHECK(t.rows[i].ok);
-            CHECK(t.rows[i].metrics == alone.rows[i].metrics);
-        }
-    }
-    // The points really differ, or the comparison proves little.
-    CHECK(alone.rows[0].metrics.at("tx_pps") != alone.rows[4].metrics.at("tx_pps"));
-    CHECK(alone.rows[0].metrics.at("window_us") != alone.rows[1].metrics.at("window_us"));
-}
-
-TEST_CASE("a failing point in a group is reported alone and the group's others land",
-          "[sweep]") {
-    TempDir dir;
-    std::string out = dir / "sweep.csv";
-    // The group fails as a whole (100 MHz is no PCI clock); its points then run one by one.
-    std::string err = dir / "err.txt";
-    CHECK(std::system((pcisim_binary() + " sweep " + kScenario + " --vary bus.clock_mhz=33,100,66" +
-                       kShort + " --group 3 -o " + out + " 2>" + err + " >/dev/null")
-                          .c_str()) != 0);
-    CHECK(slurp(err).find("simulating 3 points together failed; running them one by one") !=
-          std::string::npos);
-    sweep::SweepTable table = sweep::read_table(out);
-    REQUIRE(table.rows.size() == 3);
-    CHECK(table.rows[0].ok);
-    CHECK(table.rows[2].ok);
-    CHECK_FALSE(table.rows[1].ok);
-    CHECK(table.rows[1].error.find("bus.clock_mhz") != std::string::npos);
-    // A group's time limit is its points' limits added up; past it, each point runs alone
-    // within its own.
-    out = dir / "limit.csv";
-    CHECK(run(pcisim_binary() + " sweep " + kScenario + " --vary simulation.min_window_us=200,1e8" +
-              " --set simulation.max_window_us=1e8 --set simulation.warmup_us=20" +
-              " --set simulation.batch_us=200 --timeout-s 1 --group 2 -o " + out) == 1);
-    table = sweep::read_table(out);
-    REQUIRE(table.rows.size() == 2);
-    CHECK(table.rows[0].ok);
-    CHECK_FALSE(table.rows[1].ok);
-    CHECK(table.rows[1].error.find("time limit") != std::string::npos);
-}
-
 TEST_CASE("two shards merged equal the unsharded sweep", "[sweep]") {
     TempDir dir;
     std::string axes = " --vary masters.0.bytes=128,256,384 bus.clock_mhz=33,66" + kShort;
@@ -185,7 +124,6 @@ TEST_CASE("bad sweep arguments exit 2 naming the key", "[sweep]") {
     CHECK(run(base + " --vary bus.clock_mhz=33:66:0") == 2);
     CHECK(run(base + " --vary bus.no_such_key=1,2") == 2);
     CHECK(run(base + " --vary bus.clock_mhz=33 --shard 2/2") == 2);
-    CHECK(run(base + " --vary bus.clock_mhz=33 --group 0") == 2);
     CHECK_FALSE(fs::exists(dir / "x.csv"));
     CHECK_THROWS_WITH(sweep::parse_axis("packet.size=60:x:4"), Catch::Contains("packet.size") &&
                                                                   Catch::Contains("A:B:STEP"));

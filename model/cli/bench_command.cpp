@@ -4,9 +4,8 @@
 // process, and the child's getrusage then covers exactly that simulation): it loads the
 // scenario, elaborates, and simulates from time zero until N frames have left the wire.
 // Each (case, N) is run several times, one child at a time, and each figure is the median.
-// A second kind of child runs ordinary sweep points (warm-up, then batches until the rate is
-// stable), one alone and a group of kSweepGroup together as a sweep worker runs them, to show
-// what share of a point its start-up takes.
+// A second kind of child runs one ordinary sweep point (Simulation::run: warm-up, then batches
+// until the rate is stable) to show what share of a point its start-up takes.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,7 +17,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -74,35 +72,22 @@ double cpu_seconds(const rusage& u) {
     return s(u.ru_utime) + s(u.ru_stime);
 }
 
-// The largest group a sweep worker runs (sweep::automatic_group).
-constexpr unsigned kSweepGroup = 4;
-
-// What the child does: frames > 0 simulates that many frames; frames == 0 runs `points` sweep
-// points of the case, alone (1) or together as a sweep worker does (Simulation::run_together).
-// `base` is the case's scenario, read by the parent; a child checks its own copy as a sweep
-// worker checks each point's (Scenario::with).
-json measure_in_child(const Scenario& base, std::uint64_t frames, unsigned points,
-                      Clock::time_point forked) {
+// What the child does: frames > 0 simulates that many frames, frames == 0 one sweep point.
+// `base` is the case's scenario, read by the parent; the child checks its own copy as a sweep
+// worker checks its point's (Scenario::with).
+json measure_in_child(const Scenario& base, std::uint64_t frames, Clock::time_point forked) {
     Clock::time_point started = Clock::now();
-    std::vector<Scenario> scenarios;
-    for (unsigned i = 0; i < points; ++i) scenarios.push_back(base.with({}));
+    Scenario s = base.with({});
     Clock::time_point loaded = Clock::now();
-    std::vector<std::unique_ptr<Simulation>> sims;
-    std::vector<Simulation*> group;
-    for (unsigned i = 0; i < points; ++i) {
-        sims.push_back(points == 1 ? std::make_unique<Simulation>(scenarios[i])
-                                   : std::make_unique<Simulation>(
-                                         scenarios[i], "platform" + std::to_string(i)));
-        group.push_back(sims.back().get());
-    }
+    Simulation sim(s);
     Clock::time_point elaborated = Clock::now();
     std::uint64_t deltas_before = sc_core::sc_delta_count();
     std::uint64_t sent = 0;
     if (frames) {
-        sent = sims.front()->run_frames(frames);
+        sent = sim.run_frames(frames);
     } else {
-        for (const json& r : Simulation::run_together(group))
-            sent += r["tx_frames"].get<std::uint64_t>();
+        json r = sim.run();
+        sent = r["tx_frames"].get<std::uint64_t>();
     }
     Clock::time_point finished = Clock::now();
     rusage u{};
@@ -124,8 +109,7 @@ json measure_in_child(const Scenario& base, std::uint64_t frames, unsigned point
 }
 
 // One measurement in a forked child; its results come back through a pipe as JSON.
-json measure(const BenchCase& c, const Scenario& base, std::uint64_t frames,
-             unsigned points = 1) {
+json measure(const BenchCase& c, const Scenario& base, std::uint64_t frames) {
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("bench: cannot create a pipe");
     std::cout.flush();
@@ -138,7 +122,7 @@ json measure(const BenchCase& c, const Scenario& base, std::uint64_t frames,
         int code = 0;
         std::string text;
         try {
-            text = measure_in_child(base, frames, points, forked).dump();
+            text = measure_in_child(base, frames, forked).dump();
         } catch (const std::exception& e) {
             text = json{{"error", e.what()}}.dump();
             code = 1;
@@ -195,26 +179,16 @@ json bench_case(const BenchCase& c, const std::vector<std::uint64_t>& sizes, uns
         std::cerr << "bench: " << c.id << " " << n << " packets: "
                   << m["wall_s"].get<double>() << " s\n";
     }
-    // Sweep points: figures per point (a group's totals divided by its size).
-    auto sweep_points = [&](unsigned n) {
-        std::vector<json> samples;
-        for (unsigned i = 0; i < runs; ++i) samples.push_back(measure(c, base, 0, n));
-        json point = median_of(samples);
-        for (const char* key : {"fork_s", "load_s", "elaborate_s", "wall_s", "cpu_s",
-                                "simulated_s", "frames"})
-            point[key] = point[key].get<double>() / n;
-        double startup = point["fork_s"].get<double>() + point["load_s"].get<double>() +
-                         point["elaborate_s"].get<double>();
-        point["points"] = n;
-        point["startup_s"] = startup;
-        point["startup_share"] = startup / (startup + point["wall_s"].get<double>());
-        return point;
-    };
+    std::vector<json> points;
+    for (unsigned i = 0; i < runs; ++i) points.push_back(measure(c, base, 0));
+    json point = median_of(points);
+    double startup = point["fork_s"].get<double>() + point["load_s"].get<double>() +
+                     point["elaborate_s"].get<double>();
+    point["startup_s"] = startup;
+    point["startup_share"] = startup / (startup + point["wall_s"].get<double>());
     json sets = c.sets;
-    return {{"id", c.id},         {"what", c.what},
-            {"scenario", c.scenario}, {"sets", sets},
-            {"sizes", sizes_out}, {"sweep_point", sweep_points(1)},
-            {"sweep_group", sweep_points(kSweepGroup)}};
+    return {{"id", c.id}, {"what", c.what}, {"scenario", c.scenario}, {"sets", sets},
+            {"sizes", sizes_out}, {"sweep_point", point}};
 }
 
 void print_table(const json& report) {
@@ -237,19 +211,15 @@ void print_table(const json& report) {
                                 s["elaborate_s"].get<double>())
                       << "\n";
         }
-        for (const char* kind : {"sweep_point", "sweep_group"}) {
-            const json& p = c[kind];
-            unsigned n = p["points"].get<unsigned>();
-            std::cout << std::left << std::setw(12) << c["id"].get<std::string>() << std::right
-                      << (n == 1 ? "  a sweep point alone: "
-                                 : "  a sweep point in a group of " + std::to_string(n) + ": ")
-                      << std::setprecision(2) << 1e3 * p["wall_s"].get<double>()
-                      << " ms simulating, " << 1e3 * p["startup_s"].get<double>()
-                      << " ms start-up (fork " << 1e3 * p["fork_s"].get<double>()
-                      << ", scenario " << 1e3 * p["load_s"].get<double>() << ", elaboration "
-                      << 1e3 * p["elaborate_s"].get<double>() << "): " << std::setprecision(1)
-                      << 100 * p["startup_share"].get<double>() << " % of the point\n";
-        }
+        const json& p = c["sweep_point"];
+        std::cout << std::left << std::setw(12) << c["id"].get<std::string>() << std::right
+                  << "  one sweep point: " << std::setprecision(2)
+                  << 1e3 * p["wall_s"].get<double>() << " ms simulating, "
+                  << 1e3 * p["startup_s"].get<double>() << " ms start-up (fork "
+                  << 1e3 * p["fork_s"].get<double>() << ", scenario "
+                  << 1e3 * p["load_s"].get<double>() << ", elaboration "
+                  << 1e3 * p["elaborate_s"].get<double>() << "): " << std::setprecision(1)
+                  << 100 * p["startup_share"].get<double>() << " % of the point\n";
     }
     std::cout << "deltas/pkt: SystemC delta cycles (sc_delta_count) per frame sent; each is one "
                  "evaluation phase of one or more process activations.\n";

@@ -26,7 +26,7 @@ namespace {
 
 const char* kSweepUsage =
     "pcisim sweep SCENARIO --vary KEY=V1,V2,...|KEY=A:B:STEP ... [--set KEY=VALUE ...] [-j N]\n"
-    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--group N] [--resume]";
+    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume]";
 
 struct SweepArgs {
     std::string file;
@@ -35,7 +35,6 @@ struct SweepArgs {
     std::string out = "sweep.csv";
     std::string shard;
     double timeout_s = 0;
-    std::size_t group = 0;
     bool resume = false;
 };
 
@@ -56,9 +55,6 @@ SweepArgs parse_sweep_args(const Args& args) {
         "run only points i with i % N == I; join shards with 'pcisim merge'")(
         "timeout-s", po::value<double>(&a.timeout_s)->default_value(0),
         "wall-clock limit per point in seconds; 0 = none")(
-        "group", po::value<std::size_t>(&a.group),
-        "points simulated together in one worker process (one SystemC elaboration; results "
-        "are the same as alone); default: automatic, up to 4; 1 = every point alone")(
         "resume", po::bool_switch(&a.resume),
         "continue the sweep whose OUT.json is there (e.g. after Ctrl-C): its ok points are "
         "kept, the others run")(
@@ -70,7 +66,6 @@ SweepArgs parse_sweep_args(const Args& args) {
     if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
     if (vm.count("jobs") && a.jobs == 0) throw po::error("-j 0: expected at least 1 worker");
     if (a.timeout_s < 0) throw po::error("--timeout-s: expected seconds >= 0");
-    if (vm.count("group") && a.group == 0) throw po::error("--group 0: expected at least 1 point");
     return a;
 }
 
@@ -206,17 +201,7 @@ int sweep(const Args& args) {
     bool completed = false;
     try {
         auto job = [&](std::size_t j) { return simulate_point(todo[j]); };
-        auto group_job = [&](const std::vector<std::size_t>& jobs) {
-            std::vector<Scenario> scenarios;
-            for (std::size_t j : jobs) scenarios.push_back(point_scenario(todo[j]));
-            return simulate_together(scenarios);
-        };
-        pool.group = a.group ? a.group : sweep::automatic_group(todo.size(), pool.parallel);
-        pool.on_group_failed = [&](const std::vector<std::size_t>& jobs) {
-            progress.note("a worker simulating " + std::to_string(jobs.size()) +
-                          " points together failed; running them one by one");
-        };
-        completed = sweep::run_jobs(todo.size(), job, pool, collect, group_job);
+        completed = sweep::run_jobs(todo.size(), job, pool, collect);
         progress.finish();
         sweep::write_table(table, a.out);
     } catch (const std::exception& e) {

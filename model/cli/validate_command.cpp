@@ -32,11 +32,6 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
         if (pps.emplace(p.key(), std::nan("")).second) points.push_back(p);
     sweep::PoolOptions options;
     options.parallel = jobs;
-    options.group = sweep::automatic_group(points.size(), jobs);
-    options.on_group_failed = [](const std::vector<std::size_t>& group) {
-        std::cerr << "validate: a worker simulating " << group.size()
-                  << " points together failed; running them one by one\n";
-    };
     // Each scenario file is read once, here; a file that does not load fails its points in
     // the workers, with its own error.
     auto path = [](const validate::SimPoint& p) {
@@ -57,18 +52,11 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
         auto file = files.find(p.scenario);
         return file == files.end() ? Scenario::load(path(p), sets) : file->second.with(sets);
     };
-    auto pps_only = [](const nlohmann::json& r) { return nlohmann::json{{"tx_pps", r["tx_pps"]}}; };
     auto job = [&](std::size_t i) {
         Scenario s = point_scenario(i);
         Simulation sim(s);
-        return pps_only(sim.run());
-    };
-    auto group_job = [&](const std::vector<std::size_t>& group) {
-        std::vector<Scenario> scenarios;
-        for (std::size_t i : group) scenarios.push_back(point_scenario(i));
-        std::vector<nlohmann::json> results = simulate_together(scenarios);
-        for (auto& r : results) r = pps_only(r);
-        return results;
+        nlohmann::json r = sim.run();
+        return nlohmann::json{{"tx_pps", r["tx_pps"]}};
     };
     std::size_t done = 0;
     auto on_done = [&](std::size_t i, const sweep::JobOutcome& o) {
@@ -79,7 +67,7 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
         if (++done % 20 == 0 || done == points.size())
             std::cerr << "validate: " << done << "/" << points.size() << " simulations\n";
     };
-    sweep::run_jobs(points.size(), job, options, on_done, group_job);
+    sweep::run_jobs(points.size(), job, options, on_done);
     return pps;
 }
 

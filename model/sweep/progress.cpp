@@ -52,10 +52,6 @@ void Progress::point_done(bool ok, const std::string& label) {
          << counts() << "\x1b[K" << std::flush;  // erase what a longer line left behind
 }
 
-void Progress::note(const std::string& text) {
-    out_ << (terminal_ ? "\r\x1b[K" : "") << "sweep: " << text << "\n" << std::flush;
-}
-
 void Progress::finish() {
     if (terminal_ && done_) out_ << "\n" << std::flush;
 }

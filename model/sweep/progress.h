@@ -14,8 +14,6 @@ public:
     Progress(std::ostream& out, bool terminal, std::size_t total);
     // One more point finished; `label` names it ("packet.size=60 ok").
     void point_done(bool ok, const std::string& label);
-    // A line of its own between the progress lines (on a terminal, above the bar).
-    void note(const std::string& text);
     // Ends the bar's line.
     void finish();
 

@@ -6,13 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -83,12 +81,6 @@ private:
     sigset_t chld_, old_;
 };
 
-// What one worker process runs: one job, or a group of jobs in one elaboration.
-struct Task {
-    std::vector<std::size_t> jobs;
-    bool grouped = false;
-};
-
 // An anonymous file in memory (memfd_create) that a worker writes and the parent reads once it
 // has ended.  Files in a scratch directory cost more than the worker's fork: creating an ext4
 // inode per job took a third of a sweep of short points.
@@ -137,7 +129,7 @@ struct WorkerFiles {
 };
 
 struct Running {
-    Task task;
+    std::size_t job;
     Clock::time_point started;
     std::unique_ptr<WorkerFiles> files;
     bool timed_out = false;
@@ -151,8 +143,8 @@ std::string last_line(const std::string& text) {
     return last;
 }
 
-[[noreturn]] void child_main(const Job& job, const GroupJob& group_job, const Task& task,
-                             const WorkerFiles& files, const ChildSignal& chld) {
+[[noreturn]] void child_main(const Job& job, std::size_t index, const WorkerFiles& files,
+                             const ChildSignal& chld) {
     // The parent decides what an interruption means; a worker just ends.
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
@@ -162,16 +154,7 @@ std::string last_line(const std::string& text) {
     dup2(files.log.fd(), STDERR_FILENO);
     int code = 0;
     try {
-        // A group writes its results as one array, in the order of its jobs.
-        nlohmann::json result;
-        if (task.grouped) {
-            std::vector<nlohmann::json> results = group_job(task.jobs);
-            if (results.size() != task.jobs.size()) throw std::logic_error("a result per job");
-            result = std::move(results);
-        } else {
-            result = job(task.jobs.front());
-        }
-        code = files.result.write_all(result.dump()) ? 0 : 1;
+        code = files.result.write_all(job(index).dump()) ? 0 : 1;
     } catch (const std::exception& e) {
         files.result.write_all(e.what());
         code = kJobThrew;
@@ -210,15 +193,6 @@ JobOutcome outcome_of(int status, const Running& r, double timeout_s) {
     return o;
 }
 
-// Each job's outcome from a group that ended cleanly; empty if it did not.
-std::vector<JobOutcome> group_outcomes(int status, const Running& r) {
-    JobOutcome all = outcome_of(status, r, 0);
-    if (!all.ok || !all.result.is_array() || all.result.size() != r.task.jobs.size()) return {};
-    std::vector<JobOutcome> outcomes;
-    for (auto& result : all.result) outcomes.push_back({true, std::move(result), {}});
-    return outcomes;
-}
-
 }  // namespace
 
 std::size_t default_parallelism() {
@@ -226,84 +200,49 @@ std::size_t default_parallelism() {
     return n ? n : 1;
 }
 
-std::size_t automatic_group(std::size_t count, std::size_t parallel) {
-    std::size_t groups_wanted = 4 * std::max<std::size_t>(parallel, 1);
-    return std::clamp<std::size_t>((count + groups_wanted - 1) / groups_wanted, 1, 4);
-}
-
 bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
-              const OnDone& on_done, const GroupJob& group_job) {
+              const OnDone& on_done) {
     StopSignals signals;
     ChildSignal chld;
-    std::deque<Task> tasks;
-    const std::size_t group = group_job ? std::max<std::size_t>(options.group, 1) : 1;
-    for (std::size_t first = 0; first < count; first += group) {
-        Task t;
-        for (std::size_t j = first; j < std::min(count, first + group); ++j) t.jobs.push_back(j);
-        t.grouped = t.jobs.size() > 1;
-        tasks.push_back(std::move(t));
-    }
     std::map<pid_t, Running> running;
+    std::size_t next = 0;
     const std::size_t parallel = options.parallel ? options.parallel : 1;
-    // A group that failed: its jobs go first, one process each, to find the failure.
-    auto run_alone = [&](const Task& t) {
-        for (auto it = t.jobs.rbegin(); it != t.jobs.rend(); ++it) tasks.push_front({{*it}, false});
-    };
-    auto finish = [&](const Running& r, int status) {
-        if (!r.task.grouped) {
-            std::size_t j = r.task.jobs.front();
-            JobOutcome o = outcome_of(status, r, options.timeout_s);
-            // A worker that the interrupt killed did not fail by itself.
-            if (!o.ok && g_stop) o.error = kInterrupted;
-            return on_done(j, o);
-        }
-        std::vector<JobOutcome> outcomes = group_outcomes(status, r);
-        if (outcomes.empty() && !g_stop) {
-            if (options.on_group_failed) options.on_group_failed(r.task.jobs);
-            return run_alone(r.task);
-        }
-        for (std::size_t i = 0; i < r.task.jobs.size(); ++i)
-            on_done(r.task.jobs[i], outcomes.empty() ? JobOutcome{false, {}, kInterrupted}
-                                                     : outcomes[i]);
-    };
-    while (!tasks.empty() || !running.empty()) {
+    while (next < count || !running.empty()) {
         if (g_stop) break;
-        while (!tasks.empty() && running.size() < parallel) {
-            Task t = std::move(tasks.front());
-            tasks.pop_front();
+        while (next < count && running.size() < parallel) {
+            std::size_t j = next++;
             std::unique_ptr<WorkerFiles> files;
             try {
                 files = std::make_unique<WorkerFiles>();
             } catch (const std::runtime_error& e) {
-                for (std::size_t j : t.jobs) on_done(j, {false, {}, e.what()});
+                on_done(j, {false, {}, e.what()});
                 continue;
             }
             std::cout.flush();  // or the child would write the parent's buffered output again
             std::cerr.flush();
             std::fflush(nullptr);
             pid_t pid = fork();
-            if (pid == 0) child_main(job, group_job, t, *files, chld);
-            if (pid < 0) {
-                for (std::size_t j : t.jobs)
-                    on_done(j, {false, {}, std::string("fork failed: ") + std::strerror(errno)});
-            } else {
-                running[pid] = {std::move(t), Clock::now(), std::move(files)};
-            }
+            if (pid == 0) child_main(job, j, *files, chld);
+            if (pid < 0)
+                on_done(j, {false, {}, std::string("fork failed: ") + std::strerror(errno)});
+            else
+                running[pid] = {j, Clock::now(), std::move(files)};
         }
         bool reaped = false;
         for (auto it = running.begin(); it != running.end();) {
             int status = 0;
             pid_t done = waitpid(it->first, &status, WNOHANG);
             if (done == it->first) {
-                Running r = std::move(it->second);
+                JobOutcome o = outcome_of(status, it->second, options.timeout_s);
+                // A worker that the interrupt killed did not fail by itself.
+                if (!o.ok && g_stop) o.error = kInterrupted;
+                on_done(it->second.job, o);
                 it = running.erase(it);
-                finish(r, status);
                 reaped = true;
                 continue;
             }
             double age = std::chrono::duration<double>(Clock::now() - it->second.started).count();
-            double limit = options.timeout_s * static_cast<double>(it->second.task.jobs.size());
-            if (options.timeout_s > 0 && age > limit && !it->second.timed_out) {
+            if (options.timeout_s > 0 && age > options.timeout_s && !it->second.timed_out) {
                 kill(it->first, SIGKILL);
                 it->second.timed_out = true;
             }
@@ -312,19 +251,20 @@ bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
         if (!reaped) chld.wait_for_worker();
     }
     const bool interrupted = g_stop;
-    for (auto& [pid, r] : running) {
+    for (const auto& [pid, r] : running) {
         int status = 0;
+        JobOutcome o{false, {}, kInterrupted};
         if (waitpid(pid, &status, WNOHANG) == pid) {
             // Finished before the interrupt: its results are good.
-            finish(r, status);
+            JobOutcome finished = outcome_of(status, r, options.timeout_s);
+            if (finished.ok) o = finished;
         } else {
             kill(pid, SIGKILL);
             waitpid(pid, nullptr, 0);
-            for (std::size_t j : r.task.jobs) on_done(j, {false, {}, kInterrupted});
         }
+        on_done(r.job, o);
     }
-    for (const Task& t : tasks)
-        for (std::size_t j : t.jobs) on_done(j, {false, {}, kInterrupted});
+    for (; next < count; ++next) on_done(next, {false, {}, kInterrupted});
     return !interrupted;
 }
 

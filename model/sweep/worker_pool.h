@@ -1,13 +1,11 @@
 // Runs jobs in forked worker processes, at most N at a time.  SystemC elaborates once per
-// process, so every simulation needs a fresh process (or shares one elaboration with the other
-// jobs of its group); a crash, a signal or a hang in one job becomes that job's failure instead
-// of the sweep's.
+// process, so every simulation needs a fresh process; a crash, a signal or a hang in one job
+// becomes that job's failure instead of the sweep's.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,23 +21,11 @@ struct JobOutcome {
 // Any other exception, a signal, a non-zero exit or the time limit also fails the job.
 using Job = std::function<nlohmann::json(std::size_t job)>;
 using OnDone = std::function<void(std::size_t job, const JobOutcome&)>;
-// Several jobs in one worker process: their results, in the order asked.  When anything fails
-// (an exception, a signal, the time limit) the pool runs each job of the group alone with Job,
-// so that the failure is reported for the job it belongs to and the others still land.
-using GroupJob = std::function<std::vector<nlohmann::json>(const std::vector<std::size_t>& jobs)>;
 
 struct PoolOptions {
     std::size_t parallel = 1;   // worker processes at once
-    double timeout_s = 0;       // per job (a group has its size times this); 0 = no limit
-    std::size_t group = 1;      // jobs per worker process when a GroupJob is given
-    // Told when a group has failed and its jobs are about to run one by one.
-    std::function<void(const std::vector<std::size_t>& jobs)> on_group_failed;
+    double timeout_s = 0;       // per job; 0 = no limit
 };
-
-// A group size for `count` jobs on `parallel` workers: groups of up to 4 jobs (larger groups
-// measured slower in all: their platforms' working sets compete for the caches), but at least
-// four groups per worker, so that the last groups still spread over the workers.
-std::size_t automatic_group(std::size_t count, std::size_t parallel);
 
 // The error of the jobs that SIGINT or SIGTERM stopped or kept from starting.
 constexpr const char* kInterrupted = "interrupted";
@@ -49,9 +35,8 @@ constexpr const char* kInterrupted = "interrupted";
 // terminal; the last stderr line explains a crash.  SIGINT or SIGTERM stops it cleanly: the
 // running workers are killed, and every job not finished is reported failed with kInterrupted
 // (on_done is still called once per job).  Returns false when it was interrupted.
-// With a GroupJob and options.group > 1, consecutive jobs run in groups of options.group.
 bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
-              const OnDone& on_done, const GroupJob& group_job = {});
+              const OnDone& on_done);
 
 // Online CPUs, at least 1.
 std::size_t default_parallelism();
