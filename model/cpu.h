@@ -6,6 +6,15 @@
 // SystemC context switch.  Register accesses leave at the CPU's own time (now() may be ahead of
 // the kernel's); reads stall the CPU for the whole round trip.  Interrupts and timers are taken
 // between packets (at the next sync point), as a level-triggered line.
+//
+// Running ahead (allow_run_ahead): when nothing could tell the difference, the CPU does not wait
+// between iterations at all and runs on ahead of the kernel's time, as far as the horizon (the
+// next time the simulation looks at counters) and at most kMaxLead.  Nothing can tell while the
+// device promises that its interrupt line stays low (InterruptSink::set_line_quiet), the timer
+// is not due by the CPU's own time, and the software's next iteration is quiet
+// (CpuSoftware::quiet: it writes descriptors, buffers and the tail register, all of which reach
+// the device at their own times, and reads nothing a device writes).  One context switch per
+// packet fewer.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +41,10 @@ public:
     virtual void run_once() = 0;        // one iteration of the process-context loop
     virtual void interrupt() = 0;       // the device's interrupt handler (and its softirq)
     virtual void timer() = 0;           // the periodic driver timer
+    // Whether the next run_once only writes memory the device reads after being told (through
+    // a register write that carries its time), writes no interrupt register and reads nothing a
+    // device writes: the CPU may then run it before simulated time has caught up.
+    virtual bool quiet() const { return false; }
 };
 
 // Cycles per code path (cpu.cycles.*); cpu_params() says what each covers.
@@ -50,6 +63,11 @@ public:
     Cpu(sc_core::sc_module_name name, const Scenario& s, HostBridge& host, HostMemory& memory);
 
     void run(CpuSoftware* software, Picos timer_period);  // before sc_start
+    // Only when this CPU is the only one handing register accesses to the host bridge (their
+    // order of arrival must be the order they are handed over in) and no recording watches.
+    void allow_run_ahead(bool on) { run_ahead_ = on; }
+    void set_horizon(Picos t) { horizon_ = t; }  // the next time the simulation looks
+    static constexpr Picos kMaxLead = 10'000'000;  // 10 us
 
     // The hardware access layer the software uses.
     void charge(double cycles) { pending_ += static_cast<Picos>(cycles * cycle_ps_ + 0.5); }
@@ -60,6 +78,7 @@ public:
     Picos now() const;  // simulated time including cycles charged but not yet waited for
 
     void set_interrupt(bool asserted) override;
+    void set_line_quiet(bool quiet) override { line_quiet_ = quiet; }
     void mmio_read_done(std::uint64_t tag, std::uint32_t value) override;
 
     struct Totals {
@@ -75,6 +94,7 @@ private:
     void main_loop();
     void sync();              // wait out the cycles charged so far
     void service_events();    // take a due interrupt or timer tick
+    bool may_run_ahead() const;  // the next iteration needs no sync (see the header comment)
     bool interrupt_due() const;
     void check_stall();       // SC_METHOD: a register read outstanding for 1 ms is an error
 
@@ -86,6 +106,9 @@ private:
     Picos timer_period_ = 0, next_timer_ = 0;
     Picos pending_ = 0;
     bool line_ = false;          // INTA# as the CPU sees it
+    bool line_quiet_ = false;    // the device promises the line stays low
+    bool run_ahead_ = false;
+    Picos horizon_ = 0;
     Picos line_visible_at_ = 0;  // after the interrupt delivery latency
     bool read_done_ = false;
     bool reading_ = false;             // a register read is outstanding ...

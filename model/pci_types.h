@@ -152,6 +152,9 @@ class InterruptSink {
 public:
     virtual ~InterruptSink() = default;
     virtual void set_interrupt(bool asserted) = 0;
+    // The device's promise, or its withdrawal: the line stays deasserted until software writes
+    // the device's interrupt registers (nothing it can raise is unmasked).
+    virtual void set_line_quiet(bool) {}
 };
 
 }  // namespace pcisim

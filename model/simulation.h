@@ -32,6 +32,7 @@ public:
 
 private:
     struct Parts;
+    void take_shortcuts();      // lazy MAC wire, CPU run-ahead (unless recording)
     void step(Picos duration);  // simulate, then catch up what is kept lazily
     double measured_rate() const;  // what stability is judged on
     nlohmann::json results(double window_us, double last_change) const;

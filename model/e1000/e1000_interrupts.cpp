@@ -22,6 +22,7 @@ InterruptLogic::InterruptLogic(sc_core::sc_module_name name, InterruptSink* sink
     SC_METHOD(throttle_expired);
     sensitive << throttle_event_;
     dont_initialize();
+    update_line();
 }
 
 void InterruptLogic::raise(std::uint32_t causes) {
@@ -88,6 +89,15 @@ void InterruptLogic::clear_mask(std::uint32_t bits) {
 void InterruptLogic::throttle_expired() { update_line(); }
 
 void InterruptLogic::update_line() {
+    drive_line();
+    // The transmit path raises only TXDW and TXQE (and software ICS writes): with neither
+    // unmasked and nothing pending, the line stays low until the mask changes.
+    bool quiet = !asserted_ && (ims_ & (icr_ | kIcrTxdw | kIcrTxqe)) == 0;
+    if (quiet != quiet_ && sink_) sink_->set_line_quiet(quiet);
+    quiet_ = quiet;
+}
+
+void InterruptLogic::drive_line() {
     if ((icr_ & ims_) == 0) {
         throttle_event_.cancel();
         if (asserted_) {

@@ -37,7 +37,8 @@ public:
 private:
     void delay_expired();     // SC_METHOD on delay_event_
     void throttle_expired();  // SC_METHOD on throttle_event_
-    void update_line();
+    void update_line();  // INTA# from ICR, IMS and ITR, and the promise that follows from them
+    void drive_line();
 
     InterruptSink* sink_;
     TxStats& stats_;
@@ -54,6 +55,7 @@ private:
     Picos delay_armed_ = kNotArmed;
     bool tadv_running_ = false;
     bool asserted_ = false;
+    bool quiet_ = false;  // as last told to the sink (InterruptSink::set_line_quiet)
     bool ever_asserted_ = false;
     Picos last_assertion_ = 0;
     sc_core::sc_event delay_event_{"delay"}, throttle_event_{"throttle"};
