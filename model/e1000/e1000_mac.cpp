@@ -59,11 +59,8 @@ void Mac::set_lazy(bool on) {
     arm(now_ps());
 }
 
-void Mac::catch_up() {
-    if (lazy_) finish_frames(now_ps());
-}
-
 void Mac::wait_for_room() {
+    if (room_wanted_) return;  // asked already: the wake-up is armed, or arms with the next frame
     room_wanted_ = true;
     arm(now_ps());
 }

@@ -42,7 +42,10 @@ public:
     void set_enabled(bool on);      // TCTL.EN
     void set_ipgt(unsigned bytes);  // TIPG.IPGT, byte times at 1 Gb/s
     void set_lazy(bool on);         // off (the default): an event at every frame's end
-    void catch_up();                // lazy: every frame that has left by now is finished
+    // Lazy: every frame that has left by now is finished (inline: the DMA engine asks often).
+    void catch_up() {
+        if (lazy_ && sending_ && send_end_ <= now_ps()) finish_frames(now_ps());
+    }
     void wait_for_room();           // lazy: the DMA engine waits for FIFO room
     // Called for every frame that has left, with its buffer (the DMA engine reuses it for a
     // later frame instead of allocating one per packet).
