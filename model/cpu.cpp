@@ -103,7 +103,7 @@ void Cpu::sync() {
 bool Cpu::interrupt_due() const { return line_ && now_ps() >= line_visible_at_; }
 
 bool Cpu::may_run_ahead() const {
-    if (!run_ahead_ || pending_ == 0 || pending_ >= kMaxLead || line_ || !line_quiet_) return false;
+    if (!run_ahead_ || pending_ == 0 || line_ || !line_quiet_) return false;
     Picos at = now();
     return at < horizon_ && (timer_period_ == 0 || at < next_timer_) && software_->has_work() &&
            software_->quiet();

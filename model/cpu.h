@@ -9,7 +9,7 @@
 //
 // Running ahead (allow_run_ahead): when nothing could tell the difference, the CPU does not wait
 // between iterations at all and runs on ahead of the kernel's time, as far as the horizon (the
-// next time the simulation looks at counters) and at most kMaxLead.  Nothing can tell while the
+// next time the simulation looks at counters).  Nothing can tell while the
 // device promises that its interrupt line stays low (InterruptSink::set_line_quiet), the timer
 // is not due by the CPU's own time, and the software's next iteration is quiet
 // (CpuSoftware::quiet: it writes descriptors, buffers and the tail register, all of which reach
@@ -43,7 +43,9 @@ public:
     virtual void timer() = 0;           // the periodic driver timer
     // Whether the next run_once only writes memory the device reads after being told (through
     // a register write that carries its time), writes no interrupt register and reads nothing a
-    // device writes: the CPU may then run it before simulated time has caught up.
+    // device writes, and the software never unmasks a cause the device raises by itself (so no
+    // earlier register write still on its way can withdraw the device's promise of a quiet
+    // line): the CPU may then run it before simulated time has caught up.
     virtual bool quiet() const { return false; }
 };
 
@@ -67,7 +69,6 @@ public:
     // order of arrival must be the order they are handed over in) and no recording watches.
     void allow_run_ahead(bool on) { run_ahead_ = on; }
     void set_horizon(Picos t) { horizon_ = t; }  // the next time the simulation looks
-    static constexpr Picos kMaxLead = 10'000'000;  // 10 us
 
     // The hardware access layer the software uses.
     void charge(double cycles) { pending_ += static_cast<Picos>(cycles * cycle_ps_ + 0.5); }

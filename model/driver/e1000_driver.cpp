@@ -99,6 +99,10 @@ void E1000Driver::configure_tx() {
     cpu_.mmio_write(bar_ + kIms, ims_mask_);
 }
 
+bool E1000Driver::xmit_is_quiet() const {
+    return options_.clean_at_xmit == 0 && (ims_mask_ & (kIcrTxdw | kIcrTxqe)) == 0;
+}
+
 unsigned E1000Driver::desc_unused() const {
     // E1000_DESC_UNUSED: one slot always stays empty so that head == tail means empty.
     unsigned count = options_.ring_size;

@@ -45,9 +45,12 @@ public:
     void watchdog_timer();                  // the periodic cleanup timer of the variants
     bool queue_stopped() const { return queue_stopped_; }
     bool needs_timer() const { return options_.notxints || options_.tdt_from_timer; }
-    // xmit_frame writes descriptors and TDT only, and reads device-written memory (DD) only
-    // when it cleans (clean_at_xmit): see CpuSoftware::quiet.
-    bool xmit_is_quiet() const { return options_.clean_at_xmit == 0; }
+    // See CpuSoftware::quiet: xmit_frame writes descriptors and TDT only and reads
+    // device-written memory (DD) only when it cleans (clean_at_xmit), and the driver never
+    // unmasks a cause the NIC raises on its own (notxints), so no IMS write of its handlers can
+    // still be on its way to the NIC while the CPU runs ahead on the NIC's word that its line
+    // stays low.
+    bool xmit_is_quiet() const;
     const DriverOptions& options() const { return options_; }
 
     struct Counters {
