@@ -255,7 +255,7 @@ void TxPort::schedule_finishing() {
             p->committed = true;
             mac_.enqueue(std::move(p->frame), engine_free_);
             spare_packets_.push_back(std::move(*it));
-            it = drop_in_flight(it);
+            it = in_flight_.erase(it);
             continue;
         }
         finishing_ = p;
@@ -359,19 +359,11 @@ void TxPort::retire(Packet* p) {
     for (auto it = in_flight_.begin(); it != in_flight_.end(); ++it) {
         if (it->get() == p) {
             spare_packets_.push_back(std::move(*it));
-            drop_in_flight(it);
+            in_flight_.erase(it);
             break;
         }
     }
     kick();
-}
-
-// Packets mostly leave in order: the first one without deque::erase's general case.
-std::deque<std::unique_ptr<TxPort::Packet>>::iterator TxPort::drop_in_flight(
-    std::deque<std::unique_ptr<Packet>>::iterator it) {
-    if (it != in_flight_.begin()) return in_flight_.erase(it);
-    in_flight_.pop_front();
-    return in_flight_.begin();
 }
 
 }  // namespace pcisim::e1000

@@ -84,8 +84,6 @@ private:
     void flush_batch();
     bool idle() const;
     void retire(Packet* p);
-    std::deque<std::unique_ptr<Packet>>::iterator drop_in_flight(
-        std::deque<std::unique_ptr<Packet>>::iterator it);
     void kick();
 
     unsigned index_;
