@@ -6,9 +6,9 @@
 
 #include <systemc>
 
-#include "memory_path.h"
-#include "pci_bus.h"
-#include "sim_time.h"
+#include "platform/memory_path.h"
+#include "platform/pci_bus.h"
+#include "core/sim_time.h"
 
 namespace pcisim::test {
 

@@ -6,7 +6,7 @@
 
 #include <cstdlib>
 
-#include "sim_time.h"
+#include "core/sim_time.h"
 
 int sc_main(int argc, char* argv[]) {
     pcisim::use_picosecond_resolution();

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario.h"
+#include "run/scenario.h"
 
 using namespace pcisim;
 using nlohmann::json;

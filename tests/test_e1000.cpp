@@ -10,10 +10,10 @@
 
 #include "e1000/e1000.h"
 #include "e1000/e1000_regs.h"
-#include "host_memory.h"
-#include "pci_bus.h"
-#include "scenario.h"
-#include "sim_time.h"
+#include "platform/host_memory.h"
+#include "platform/pci_bus.h"
+#include "run/scenario.h"
+#include "core/sim_time.h"
 
 using namespace pcisim;
 using namespace pcisim::e1000;

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "scenario.h"
-#include "simulation.h"
+#include "run/scenario.h"
+#include "run/simulation.h"
 #include "test_support.h"
 
 using namespace pcisim;

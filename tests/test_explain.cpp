@@ -2,10 +2,10 @@
 // limiter named is the one the scenario makes busiest.
 #include <catch2/catch.hpp>
 
-#include "explain/critical_path.h"
-#include "explain/recording.h"
-#include "scenario.h"
-#include "simulation.h"
+#include "tools/explain/critical_path.h"
+#include "run/recording.h"
+#include "run/scenario.h"
+#include "run/simulation.h"
 #include "test_support.h"
 
 using namespace pcisim;

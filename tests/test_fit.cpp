@@ -4,10 +4,10 @@
 #include <cmath>
 #include <sstream>
 
-#include "fit/curve_fit.h"
-#include "fit/formula_fit.h"
-#include "fit/regimes.h"
-#include "fit/sweep_curves.h"
+#include "tools/fit/curve_fit.h"
+#include "tools/fit/formula_fit.h"
+#include "tools/fit/regimes.h"
+#include "tools/fit/sweep_curves.h"
 
 using namespace pcisim::fit;
 using Catch::Detail::Approx;

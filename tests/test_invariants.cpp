@@ -4,8 +4,8 @@
 
 #include "e1000/e1000_descriptor_cache.h"
 #include "e1000/e1000_tx_fifo.h"
-#include "host_memory.h"
-#include "invariants.h"
+#include "platform/host_memory.h"
+#include "core/invariants.h"
 
 using namespace pcisim;
 using namespace pcisim::e1000;

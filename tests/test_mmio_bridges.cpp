@@ -1,13 +1,13 @@
 // Register accesses from the CPU through the host bridge, and reads through bridges.
 #include <catch2/catch.hpp>
 
-#include "bridge_face.h"
+#include "platform/bridge_face.h"
 #include "bus_test_parts.h"
-#include "cpu.h"
-#include "host_bridge.h"
-#include "host_memory.h"
-#include "pci_bridge.h"
-#include "scenario.h"
+#include "platform/cpu.h"
+#include "platform/host_bridge.h"
+#include "platform/host_memory.h"
+#include "platform/pci_bridge.h"
+#include "run/scenario.h"
 
 using namespace pcisim;
 using namespace pcisim::test;

@@ -4,7 +4,7 @@
 // data phase.  An idle bus not parked on a master costs it 2 clocks from REQ# to FRAME#.
 #include <catch2/catch.hpp>
 
-#include "bridge_face.h"
+#include "platform/bridge_face.h"
 #include "bus_test_parts.h"
 
 using namespace pcisim;

@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-#include "sweep/sweep_table.h"
+#include "tools/sweep/sweep_table.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "scenario.h"
+#include "run/scenario.h"
 
 using namespace pcisim;
 using nlohmann::json;

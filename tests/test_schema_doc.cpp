@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "schema.h"
+#include "run/schema.h"
 
 TEST_CASE("docs/scenario-reference.md is the current output of pcisim schema") {
     std::ifstream in(std::string(PCISIM_SOURCE_DIR) + "/docs/scenario-reference.md");

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sweep/csv.h"
-#include "sweep/sweep_axes.h"
-#include "sweep/sweep_table.h"
+#include "tools/sweep/csv.h"
+#include "tools/sweep/sweep_axes.h"
+#include "tools/sweep/sweep_table.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

@@ -8,10 +8,10 @@
 #include <set>
 #include <sstream>
 
-#include "explain/recording.h"
-#include "explain/trace_writer.h"
-#include "scenario.h"
-#include "simulation.h"
+#include "run/recording.h"
+#include "tools/explain/trace_writer.h"
+#include "run/scenario.h"
+#include "run/simulation.h"
 #include "test_support.h"
 
 using namespace pcisim;

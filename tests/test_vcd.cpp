@@ -8,8 +8,8 @@
 #include <tuple>
 
 #include "bus_test_parts.h"
-#include "explain/recording.h"
-#include "explain/vcd_writer.h"
+#include "run/recording.h"
+#include "tools/explain/vcd_writer.h"
 
 using namespace pcisim;
 using namespace pcisim::test;

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "scenario.h"
-#include "sim_time.h"
+#include "run/scenario.h"
+#include "core/sim_time.h"
 
 namespace pcisim {
 

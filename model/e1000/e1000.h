@@ -15,7 +15,7 @@
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_port.h"
-#include "pci_types.h"
+#include "core/pci_types.h"
 
 namespace pcisim {
 

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "host_memory.h"
-#include "invariants.h"
+#include "platform/host_memory.h"
+#include "core/invariants.h"
 
 namespace pcisim::e1000 {
 

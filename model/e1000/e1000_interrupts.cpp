@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "e1000/e1000_regs.h"
-#include "sim_time.h"
-#include "trace_hooks.h"
+#include "core/sim_time.h"
+#include "core/trace_hooks.h"
 
 namespace pcisim::e1000 {
 

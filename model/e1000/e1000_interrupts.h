@@ -12,7 +12,7 @@
 #include <systemc>
 
 #include "e1000/e1000_stats.h"
-#include "pci_types.h"
+#include "core/pci_types.h"
 
 namespace pcisim::e1000 {
 

@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim_time.h"
-#include "trace_hooks.h"
+#include "core/sim_time.h"
+#include "core/trace_hooks.h"
 
 namespace pcisim::e1000 {
 

@@ -22,7 +22,7 @@
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_fifo.h"
-#include "sim_time.h"
+#include "core/sim_time.h"
 
 namespace pcisim::e1000 {
 

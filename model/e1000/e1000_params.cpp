@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenario.h"
-#include "schema.h"
-#include "sim_time.h"
+#include "run/scenario.h"
+#include "run/schema.h"
+#include "core/sim_time.h"
 
 namespace pcisim {
 

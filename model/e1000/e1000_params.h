@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "pci_types.h"
+#include "core/pci_types.h"
 
 namespace pcisim {
 class Scenario;

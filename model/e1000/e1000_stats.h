@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "pci_types.h"
+#include "core/pci_types.h"
 
 namespace pcisim::e1000 {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "invariants.h"
+#include "core/invariants.h"
 
 namespace pcisim::e1000 {
 

@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 
-#include "host_memory.h"
-#include "invariants.h"
-#include "sim_time.h"
-#include "trace_hooks.h"
+#include "platform/host_memory.h"
+#include "core/invariants.h"
+#include "core/sim_time.h"
+#include "core/trace_hooks.h"
 
 namespace pcisim::e1000 {
 

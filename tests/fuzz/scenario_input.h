@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "scenario.h"
-#include "sweep/sweep_axes.h"
+#include "run/scenario.h"
+#include "tools/sweep/sweep_axes.h"
 
 namespace pcisim::fuzz {
 

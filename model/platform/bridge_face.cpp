@@ -1,0 +1,235 @@
+#include "platform/bridge_face.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "run/scenario.h"
+#include "core/sim_time.h"
+
+namespace pcisim {
+
+std::vector<ParamSpec> face_params(const std::string& prefix) {
+    return {
+        choice(prefix + ".read_response", "delayed", {"delayed", "wait"},
+               "Conventional PCI DMA reads: 'delayed' = retry while fetching (delayed "
+               "transaction); 'wait' = hold TRDY# if data comes within the initial-latency limit."),
+        integer(prefix + ".prefetch_bytes", "bytes", 512, 4, 4096,
+                "Conventional PCI: bytes fetched for one delayed read, from the start of the "
+                "cache line; the target disconnects at the end of them."),
+        choice(prefix + ".devsel", "medium", {"fast", "medium", "slow"},
+               "DEVSEL# timing as a target (PCI-X: decode A/B/C)."),
+        integer(prefix + ".initial_latency_limit_clocks", "clocks", 16, 1, 64,
+                "Target initial latency limit (PCI 3.0 3.5.1.1): beyond it a read is retried."),
+        boolean(prefix + ".prefetch_ahead", false,
+                "Conventional PCI: while a master drains one prefetch buffer the bridge fetches "
+                "the next (double buffering), so a master disconnected at the buffer end finds "
+                "the following bytes ready or soon."),
+        integer(prefix + ".completion_chunk_bytes", "bytes", 0, 0, 4096,
+                "PCI-X: bytes per split completion transaction (each re-arbitrates); 0 = the "
+                "whole request in one."),
+    };
+}
+
+FaceConfig FaceConfig::from(const Scenario& s, const std::string& prefix) {
+    FaceConfig c;
+    c.delayed_reads = s.text(prefix + ".read_response") == "delayed";
+    c.prefetch_bytes = static_cast<std::uint32_t>(s.integer(prefix + ".prefetch_bytes"));
+    std::string d = s.text(prefix + ".devsel");
+    c.devsel = d == "fast" ? Devsel::Fast : d == "slow" ? Devsel::Slow : Devsel::Medium;
+    c.initial_latency_limit_clocks =
+        static_cast<unsigned>(s.integer(prefix + ".initial_latency_limit_clocks"));
+    c.prefetch_ahead = s.boolean(prefix + ".prefetch_ahead");
+    c.completion_chunk_bytes =
+        static_cast<std::uint32_t>(s.integer(prefix + ".completion_chunk_bytes"));
+    c.cache_line_bytes = static_cast<unsigned>(s.integer("host.cache_line_bytes"));
+    return c;
+}
+
+BridgeFace::BridgeFace(sc_core::sc_module_name name, const FaceConfig& config, PciBus& bus,
+                       const MemoryPath& up)
+    : sc_core::sc_module(name), config_(config), bus_(bus), up_(up) {
+    MasterConfig mc;
+    mc.name = std::string(this->name());
+    master_id_ = bus_.attach_master(this, mc);
+    bus_.attach_default_target(this);
+    SC_METHOD(on_pending);
+    sensitive << pending_event_;
+    dont_initialize();
+}
+
+void BridgeFace::schedule(Pending p) {
+    p.seq = seq_++;
+    Picos now = now_ps();
+    if (p.when < now) p.when = now;
+    pending_.push(p);
+    pending_event_.notify(ps(pending_.top().when - now));
+}
+
+void BridgeFace::on_pending() {
+    Picos now = now_ps();
+    while (!pending_.empty() && pending_.top().when <= now) {
+        Pending p = pending_.top();
+        pending_.pop();
+        switch (p.kind) {
+        case Pending::MmioWrite: bus_.write(master_id_, p.addr, 4, 0, p.value); break;
+        case Pending::MmioRead: {
+            std::uint64_t tag = next_tag_++;
+            reads_.push_back({tag, p.tag, p.return_latency, p.client});
+            bus_.read(master_id_, p.addr, 4, tag);
+            break;
+        }
+        case Pending::Completion: bus_.split_completion(master_id_, p.requester, p.tag, p.value); break;
+        case Pending::MmioReturn: p.client->mmio_read_done(p.tag, p.value); break;
+        }
+    }
+    if (!pending_.empty()) pending_event_.notify(ps(pending_.top().when - now));
+}
+
+// On conventional PCI the CPU's accesses are all this face carries down, in the order they
+// arrive: each goes to the bus at once with its arrival time (PciBus::request_at), and the face
+// needs no wake-up for it, unless something of its own waits to go first (queued while the bus
+// took nothing ahead).  PCI-X completions share the face's queue and keep their time order
+// through it, so there every access waits in the queue too.
+bool BridgeFace::hand_over_ahead() const {
+    return bus_.config().kind == BusKind::Pci && bus_.takes_requests_ahead() && pending_.empty();
+}
+
+void BridgeFace::mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) {
+    if (hand_over_ahead())
+        return bus_.request_at(master_id_, BusCommand::MemWrite, addr, 0, value, at);
+    schedule({Pending::MmioWrite, at, 0, addr, value, -1, 0, 0, nullptr});
+}
+
+void BridgeFace::mmio_read(std::uint64_t addr, Picos at, Picos return_latency,
+                           MmioClient* client, std::uint64_t tag) {
+    if (hand_over_ahead()) {
+        std::uint64_t bus_tag = next_tag_++;
+        reads_.push_back({bus_tag, tag, return_latency, client});
+        return bus_.request_at(master_id_, BusCommand::MemRead, addr, bus_tag, 0, at);
+    }
+    schedule({Pending::MmioRead, at, 0, addr, 0, -1, tag, return_latency, client});
+}
+
+void BridgeFace::read_done(std::uint64_t tag, const DmaStats&, std::uint32_t dword) {
+    auto it = std::find_if(reads_.begin(), reads_.end(),
+                           [&](const ReadInFlight& r) { return r.tag == tag; });
+    Pending back{Pending::MmioReturn, now_ps() + it->return_latency, 0, 0, dword, -1,
+                 it->client_tag, 0, it->client};
+    reads_.erase(it);
+    schedule(back);
+}
+
+std::uint64_t BridgeFace::prefetch_end(std::uint64_t addr) const {
+    std::uint64_t line = config_.cache_line_bytes;
+    std::uint64_t end = addr / line * line + config_.prefetch_bytes;
+    return end > addr ? end : (addr / line + 1) * line;
+}
+
+BridgeFace::DelayedRead* BridgeFace::find_delayed(int master) {
+    for (auto& d : delayed_)
+        if (d.master == master) return &d;
+    return nullptr;
+}
+
+BridgeFace::LineTiming BridgeFace::line_timing(std::uint64_t addr) const {
+    std::uint32_t line = config_.cache_line_bytes;
+    std::uint32_t in_first = line - static_cast<std::uint32_t>(addr % line);
+    Picos first = up_.read_time(addr, in_first);
+    return {first, up_.read_time(addr, in_first + line) - first};
+}
+
+void BridgeFace::pace(TargetOffer& o, const DelayedRead& d) const {
+    o.max_bytes = static_cast<std::uint32_t>(d.end - d.addr);
+    o.first_line_ready = d.first_ready;
+    o.line_time = d.line_time;
+    o.line_bytes = config_.cache_line_bytes;
+}
+
+BridgeFace::DelayedRead BridgeFace::fetch(int master, std::uint64_t addr, Picos from) const {
+    DelayedRead d;
+    d.master = master;
+    d.addr = addr;
+    d.end = prefetch_end(addr);
+    LineTiming lt = line_timing(addr);
+    d.first_ready = from + lt.first;
+    d.line_time = lt.per_line;
+    return d;
+}
+
+TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
+    TargetOffer o;
+    o.devsel = config_.devsel;
+    if (t.command == BusCommand::MemWrite) return o;  // posted: taken at once
+    if (bus_.config().kind == BusKind::PciX) {
+        o.kind = TargetOffer::Split;
+        return o;
+    }
+    // The data streams out as its cache lines come in, once the first one is here.
+    const DelayedRead* d = find_delayed(t.master);
+    if (d && d->addr == t.addr) {
+        if (d->first_ready > start) {
+            o.kind = TargetOffer::Retry;
+            o.retry_until = d->first_ready;  // complete() leaves a latched read alone
+            o.then = {true, static_cast<std::uint32_t>(d->end - d->addr), d->line_time,
+                      config_.cache_line_bytes};
+        } else
+            pace(o, *d);
+        return o;
+    }
+    if (!config_.delayed_reads) {
+        // Hold TRDY# for the first line if it comes within the initial-latency limit.
+        DelayedRead now = fetch(t.master, t.addr, start);
+        Picos period = bus_.period();
+        Picos clocks = (now.first_ready - start + period - 1) / period;
+        if (clocks <= config_.initial_latency_limit_clocks) {
+            unsigned base = std::max(static_cast<unsigned>(config_.devsel), 2u);
+            o.initial_wait_clocks = clocks > base ? static_cast<unsigned>(clocks - base) : 0;
+            pace(o, now);
+            return o;
+        }
+    }
+    // complete() latches it at the end, as fetch() from that end describes it.
+    LineTiming lt = line_timing(t.addr);
+    o.kind = TargetOffer::Retry;
+    o.ready_after_end = lt.first;
+    o.then = {true, static_cast<std::uint32_t>(prefetch_end(t.addr) - t.addr), lt.per_line,
+              config_.cache_line_bytes};
+    return o;
+}
+
+void BridgeFace::complete(BusTransaction& t) {
+    if (t.command == BusCommand::MemWrite) return;
+    if (t.termination == Termination::SplitResponse) {
+        // Fetch the bytes and return them in completion chunks as each chunk is in.
+        std::uint32_t chunk = config_.completion_chunk_bytes ? config_.completion_chunk_bytes
+                                                             : t.bytes;
+        std::uint32_t sent = 0;
+        while (sent < t.bytes) {
+            std::uint32_t n = std::min(chunk, t.bytes - sent);
+            Picos ready = t.end + up_.read_time(t.addr, sent + n);
+            schedule({Pending::Completion, ready, 0, t.addr + sent, n, t.master, t.tag, 0, nullptr});
+            sent += n;
+        }
+        return;
+    }
+    DelayedRead* d = find_delayed(t.master);
+    if (t.termination == Termination::Retry) {
+        if (d && d->addr == t.addr) return;  // still fetching
+        // Latch a new delayed request; a different address from the same master replaces it.
+        DelayedRead fresh = fetch(t.master, t.addr, t.end);
+        if (d) *d = fresh;
+        else delayed_.push_back(fresh);
+        return;
+    }
+    // A master that read a buffer to its end will want what follows: with prefetch_ahead the
+    // bridge fetched it while the first buffer drained (double buffering).
+    if (config_.prefetch_ahead && d && t.termination == Termination::Disconnect &&
+        t.addr + t.bytes_done == d->end) {
+        *d = fetch(t.master, d->end, t.start);
+        return;
+    }
+    // Otherwise the delayed completion is used up; leftover prefetched data is dropped.
+    if (d) delayed_.erase(delayed_.begin() + (d - delayed_.data()));
+}
+
+}  // namespace pcisim

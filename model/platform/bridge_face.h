@@ -1,0 +1,111 @@
+// The face a host bridge or PCI bridge presents on the segment below it.
+//
+// As a target it claims every address not decoded by a device (host memory): posted writes are
+// taken at once; reads go up the MemoryPath.  Conventional PCI reads are delayed transactions
+// (PCI 3.0 3.3.3.3): the bridge fetches its prefetch buffer and retries the master until the
+// first cache line is in; a retry after that gets the data as the lines arrive and a disconnect
+// at the end of the buffer.  With read_response "wait" the bridge instead holds TRDY# when the
+// first line will be there within the initial-latency limit (16 clocks, PCI 3.0 3.5.1.1).  PCI-X reads get a split response and the
+// data comes back as split completions (PCI-X 2.0 2.10), in chunks of completion_chunk_bytes.
+//
+// As a master it carries CPU register accesses down to the devices on the segment.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "platform/memory_path.h"
+#include "platform/pci_bus.h"
+#include "run/schema.h"
+
+namespace pcisim {
+
+class Scenario;
+
+struct FaceConfig {
+    bool delayed_reads = true;          // false: wait states while within the latency limit
+    std::uint32_t prefetch_bytes = 512; // conventional PCI: bytes fetched per delayed read
+    bool prefetch_ahead = false;        // fetch the next buffer while the master drains one
+    Devsel devsel = Devsel::Medium;
+    unsigned initial_latency_limit_clocks = 16;
+    std::uint32_t completion_chunk_bytes = 0;  // PCI-X: bytes per split completion; 0 = all
+    unsigned cache_line_bytes = 64;
+
+    static FaceConfig from(const Scenario& s, const std::string& prefix);
+};
+
+// Parameters every bridge face has, under `prefix` ("host", "bridges[]").
+std::vector<ParamSpec> face_params(const std::string& prefix);
+
+class BridgeFace : public sc_core::sc_module, public BusMaster, public BusTarget {
+public:
+    SC_HAS_PROCESS(BridgeFace);
+    BridgeFace(sc_core::sc_module_name name, const FaceConfig& config, PciBus& bus,
+               const MemoryPath& up);
+
+    // CPU register accesses arriving at this face at `at` (>= now).
+    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at);
+    void mmio_read(std::uint64_t addr, Picos at, Picos return_latency, MmioClient* client,
+                   std::uint64_t tag);
+
+    TargetOffer offer(const BusTransaction& t, Picos start) override;
+    void complete(BusTransaction& t) override;
+    void read_done(std::uint64_t tag, const DmaStats& stats, std::uint32_t dword) override;
+    void write_done(std::uint64_t tag, const DmaStats& stats) override {}
+
+    int master_id() const { return master_id_; }
+
+private:
+    struct DelayedRead {  // a latched delayed read request (one per master)
+        int master = -1;
+        std::uint64_t addr = 0, end = 0;  // buffer covers [addr, end)
+        Picos first_ready = 0;            // the line holding addr is here
+        Picos line_time = 0;              // each further line this much later
+    };
+    struct LineTiming { Picos first, per_line; };
+    LineTiming line_timing(std::uint64_t addr) const;  // from asking, via the MemoryPath
+    DelayedRead fetch(int master, std::uint64_t addr, Picos from) const;
+    void pace(TargetOffer& o, const DelayedRead& d) const;
+    struct Pending {  // something this face does later
+        enum Kind { MmioWrite, MmioRead, Completion, MmioReturn } kind;
+        Picos when;
+        std::uint64_t seq;       // keeps equal times in arrival order
+        std::uint64_t addr;
+        std::uint32_t value;     // write data / read value / completion bytes
+        int requester;
+        std::uint64_t tag;
+        Picos return_latency;
+        MmioClient* client;
+        bool operator>(const Pending& o) const {
+            return when != o.when ? when > o.when : seq > o.seq;
+        }
+    };
+    void schedule(Pending p);
+    bool hand_over_ahead() const;
+    void on_pending();
+    DelayedRead* find_delayed(int master);
+    // End of the buffer a delayed read at `addr` fills: prefetch_bytes from its cache line.
+    std::uint64_t prefetch_end(std::uint64_t addr) const;
+
+    FaceConfig config_;
+    PciBus& bus_;
+    const MemoryPath& up_;
+    int master_id_;
+    std::vector<DelayedRead> delayed_;
+    std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
+    std::uint64_t seq_ = 0;
+    struct ReadInFlight {
+        std::uint64_t tag, client_tag;
+        Picos return_latency;
+        MmioClient* client;
+    };
+    std::vector<ReadInFlight> reads_;  // MMIO reads on the bus, by our tag
+    std::uint64_t next_tag_ = 0;
+    sc_core::sc_event pending_event_{"pending"};
+};
+
+}  // namespace pcisim

@@ -1,0 +1,218 @@
+#include "platform/cpu.h"
+
+#include <sstream>
+
+#include "platform/host_bridge.h"
+#include "core/invariants.h"
+#include "run/scenario.h"
+#include "run/schema.h"
+#include "core/sim_time.h"
+#include "core/trace_hooks.h"
+
+namespace pcisim {
+
+namespace {
+// A register read not answered within 1 ms of simulated time never will be (a round trip is
+// about a microsecond): the CPU would stall forever.
+constexpr Picos kMmioReadLimit = 1'000'000'000;
+
+std::string hex(std::uint64_t v) {
+    std::ostringstream o;
+    o << std::hex << v;
+    return o.str();
+}
+}  // namespace
+
+std::vector<ParamSpec> cpu_params() {
+    return {
+        number("cpu.clock_mhz", "MHz", 2400, 100, 10000, "Core clock of the CPU(s) running "
+                                                       "pktgen and the driver."),
+        number("cpu.cycles.pktgen_loop", "cycles", 150, 0, 1e6,
+               "pktgen's per-packet loop: queue check, counters, locking the device."),
+        number("cpu.cycles.skb_alloc", "cycles", 300, 0, 1e6,
+               "Allocating a fresh skb (clone_skb 0) and writing its headers."),
+        number("cpu.cycles.skb_fill_per_byte", "cycles/byte", 0.1, 0, 100,
+               "Writing a fresh skb's payload, per byte."),
+        number("cpu.cycles.xmit_frame", "cycles", 400, 0, 1e6,
+               "e1000_xmit_frame: locks, descriptor count, ring-space check, tx_map, tx_queue."),
+        number("cpu.cycles.per_descriptor", "cycles", 50, 0, 1e6,
+               "Filling one more descriptor (DMA mapping, buffer_info)."),
+        number("cpu.cycles.clean_per_packet", "cycles", 100, 0, 1e6,
+               "clean_tx: checking DD, unmapping and clearing a packet's descriptors."),
+        number("cpu.cycles.skb_free", "cycles", 150, 0, 1e6,
+               "Freeing an skb that is not reused (clone_skb 0)."),
+        number("cpu.cycles.poll", "cycles", 400, 0, 1e6,
+               "NAPI poll / interrupt-handler bookkeeping, besides register accesses."),
+        number("cpu.cycles.interrupt_entry_exit", "cycles", 1000, 0, 1e6,
+               "Interrupt entry and exit (vector, save/restore, EOI, softirq dispatch)."),
+        number("cpu.cycles.timer_tick", "cycles", 500, 0, 1e6,
+               "A driver timer firing (besides its register accesses)."),
+        number("cpu.mmio_write_ns", "ns", 50, 0, 10000,
+               "CPU time to issue a posted (uncached) register write."),
+        number("cpu.interrupt_latency_ns", "ns", 500, 0, 100000,
+               "INTA# assertion to the interrupt handler starting (I/O APIC delivery)."),
+    };
+}
+
+CpuCosts CpuCosts::from(const Scenario& s) {
+    CpuCosts c;
+    c.clock_mhz = s.number("cpu.clock_mhz");
+    c.pktgen_loop = s.number("cpu.cycles.pktgen_loop");
+    c.skb_alloc = s.number("cpu.cycles.skb_alloc");
+    c.skb_fill_per_byte = s.number("cpu.cycles.skb_fill_per_byte");
+    c.xmit_frame = s.number("cpu.cycles.xmit_frame");
+    c.per_descriptor = s.number("cpu.cycles.per_descriptor");
+    c.clean_per_packet = s.number("cpu.cycles.clean_per_packet");
+    c.skb_free = s.number("cpu.cycles.skb_free");
+    c.poll = s.number("cpu.cycles.poll");
+    c.interrupt_entry_exit = s.number("cpu.cycles.interrupt_entry_exit");
+    c.timer_tick = s.number("cpu.cycles.timer_tick");
+    c.mmio_write = ns_to_ps(s.number("cpu.mmio_write_ns"));
+    c.interrupt_latency = ns_to_ps(s.number("cpu.interrupt_latency_ns"));
+    return c;
+}
+
+Cpu::Cpu(sc_core::sc_module_name name, const Scenario& s, HostBridge& host, HostMemory& memory)
+    : sc_core::sc_module(name),
+      costs_(CpuCosts::from(s)),
+      cycle_ps_(1e6 / costs_.clock_mhz),
+      host_(host),
+      memory_(memory) {
+    SC_THREAD(main_loop);
+    SC_METHOD(check_stall);
+    sensitive << stall_check_;
+    dont_initialize();
+}
+
+void Cpu::run(CpuSoftware* software, Picos timer_period) {
+    software_ = software;
+    timer_period_ = timer_period;
+    next_timer_ = timer_period;
+}
+
+Picos Cpu::now() const { return now_ps() + pending_; }
+
+void Cpu::sync() {
+    if (pending_ == 0) return;
+    Picos t = pending_;
+    pending_ = 0;
+    totals_.busy += t;
+    wait(ps(t));
+}
+
+bool Cpu::interrupt_due() const { return line_ && now_ps() >= line_visible_at_; }
+
+bool Cpu::may_run_ahead() const {
+    if (!run_ahead_ || pending_ == 0 || line_ || !line_quiet_) return false;
+    Picos at = now();
+    return at < horizon_ && (timer_period_ == 0 || at < next_timer_) && software_->has_work() &&
+           software_->quiet();
+}
+
+void Cpu::service_events() {
+    if (may_run_ahead()) return;  // nothing to take before the next iteration, nothing to wait for
+    for (;;) {
+        sync();
+        if (interrupt_due()) {
+            ++totals_.interrupts;
+            trace::emit(TraceStep::InterruptHandler, TracePhase::Begin, name(), now());
+            charge(costs_.interrupt_entry_exit);
+            software_->interrupt();
+            trace::emit(TraceStep::InterruptHandler, TracePhase::End, name(), now());
+        } else if (timer_period_ && now_ps() >= next_timer_) {
+            ++totals_.timer_ticks;
+            next_timer_ += timer_period_;
+            trace::emit(TraceStep::Timer, TracePhase::Begin, name(), now());
+            charge(costs_.timer_tick);
+            software_->timer();
+            trace::emit(TraceStep::Timer, TracePhase::End, name(), now());
+        } else {
+            return;
+        }
+    }
+}
+
+void Cpu::main_loop() {
+    if (!software_) return;
+    software_->start();
+    for (;;) {
+        service_events();
+        if (software_->has_work()) {
+            trace::emit(TraceStep::Xmit, TracePhase::Begin, name(), now());
+            software_->run_once();
+            trace::emit(TraceStep::Xmit, TracePhase::End, name(), now());
+            continue;
+        }
+        // Nothing to do until an interrupt or the timer: pktgen spins on the stopped queue.
+        Picos start = now_ps();
+        Picos until = 0;
+        if (line_ && line_visible_at_ > start) until = line_visible_at_;
+        if (timer_period_ && (until == 0 || next_timer_ < until)) until = next_timer_;
+        if (until > start)
+            wait(ps(until - start), wake_event_);
+        else if (!line_)
+            wait(wake_event_);
+        totals_.waiting += now_ps() - start;
+    }
+}
+
+// A posted write needs no answer: it leaves at the CPU's own time without waiting for the
+// kernel to catch up (the write's timing is the same; one context switch fewer per packet).
+void Cpu::mmio_write(std::uint64_t addr, std::uint32_t value) {
+    ++totals_.mmio_writes;
+    host_.mmio_write(addr, value, now());
+    pending_ += costs_.mmio_write;
+}
+
+// The read leaves at the CPU's own time (like a posted write); the CPU then stalls until the
+// value is back.
+std::uint32_t Cpu::mmio_read(std::uint64_t addr) {
+    ++totals_.mmio_reads;
+    Picos start = now();
+    totals_.busy += pending_;
+    pending_ = 0;
+    read_done_ = false;
+    host_.mmio_read(addr, this, 0, start);
+    trace::emit(TraceStep::MmioRead, TracePhase::Begin, name(), start);
+    reading_ = true;
+    read_addr_ = addr;
+    read_start_ = start;
+    if (!stall_check_armed_) {
+        stall_check_armed_ = true;
+        stall_check_.notify(ps(start + kMmioReadLimit - now_ps()));
+    }
+    while (!read_done_) wait(read_event_);
+    reading_ = false;
+    trace::emit(TraceStep::MmioRead, TracePhase::End, name(), now_ps());
+    totals_.mmio_stall += now_ps() - start;
+    return read_value_;
+}
+
+// One check per read that could be late, not a timeout per read (a timed event per register
+// read would sit in the kernel's queue for 1 ms each).
+void Cpu::check_stall() {
+    stall_check_armed_ = false;
+    if (!reading_) return;
+    if (now_ps() >= read_start_ + kMmioReadLimit)
+        throw InvariantViolation(name(), "register read of 0x" + hex(read_addr_) +
+                                             " has not completed after 1 ms (CPU stalled)");
+    stall_check_armed_ = true;
+    stall_check_.notify(ps(read_start_ + kMmioReadLimit - now_ps()));
+}
+
+void Cpu::mmio_read_done(std::uint64_t, std::uint32_t value) {
+    read_value_ = value;
+    read_done_ = true;
+    read_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Cpu::set_interrupt(bool asserted) {
+    if (asserted == line_) return;
+    line_ = asserted;
+    if (asserted) {
+        line_visible_at_ = now_ps() + costs_.interrupt_latency;
+        wake_event_.notify(ps(costs_.interrupt_latency));
+    }
+}
+
+}  // namespace pcisim

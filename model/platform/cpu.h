@@ -1,0 +1,124 @@
+// A host CPU running pktgen and the e1000 driver as ordinary C++.
+//
+// The software charges cycles for the code paths it runs (the costs are scenario parameters);
+// the CPU turns them into simulated time lazily and only waits when it must look at the world
+// (an interrupt or timer check) or for a register read's value, so one packet costs about one
+// SystemC context switch.  Register accesses leave at the CPU's own time (now() may be ahead of
+// the kernel's); reads stall the CPU for the whole round trip.  Interrupts and timers are taken
+// between packets (at the next sync point), as a level-triggered line.
+//
+// Running ahead (allow_run_ahead): when nothing could tell the difference, the CPU does not wait
+// between iterations at all and runs on ahead of the kernel's time, as far as the horizon (the
+// next time the simulation looks at counters).  Nothing can tell while the
+// device promises that its interrupt line stays low (InterruptSink::set_line_quiet), the timer
+// is not due by the CPU's own time, and the software's next iteration is quiet
+// (CpuSoftware::quiet: it writes descriptors, buffers and the tail register, all of which reach
+// the device at their own times, and reads nothing a device writes).  One context switch per
+// packet fewer.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <systemc>
+
+#include "platform/memory_path.h"
+#include "core/pci_types.h"
+
+namespace pcisim {
+
+class Scenario;
+class HostBridge;
+class HostMemory;
+
+// The software a CPU runs: its process-context loop and its interrupt and timer handlers.
+class CpuSoftware {
+public:
+    virtual ~CpuSoftware() = default;
+    virtual void start() = 0;           // once, at time zero (driver set-up)
+    virtual bool has_work() const = 0;  // false while blocked (queue stopped, count reached)
+    virtual void run_once() = 0;        // one iteration of the process-context loop
+    virtual void interrupt() = 0;       // the device's interrupt handler (and its softirq)
+    virtual void timer() = 0;           // the periodic driver timer
+    // Whether the next run_once only writes memory the device reads after being told (through
+    // a register write that carries its time), writes no interrupt register and reads nothing a
+    // device writes, and the software never unmasks a cause the device raises by itself (so no
+    // earlier register write still on its way can withdraw the device's promise of a quiet
+    // line): the CPU may then run it before simulated time has caught up.
+    virtual bool quiet() const { return false; }
+};
+
+// Cycles per code path (cpu.cycles.*); cpu_params() says what each covers.
+struct CpuCosts {
+    double clock_mhz;
+    double pktgen_loop, skb_alloc, skb_fill_per_byte, xmit_frame, per_descriptor,
+        clean_per_packet, skb_free, poll, interrupt_entry_exit, timer_tick;
+    Picos mmio_write;         // CPU time to issue a posted register write
+    Picos interrupt_latency;  // INTA# to the handler starting (APIC delivery)
+    static CpuCosts from(const Scenario& s);
+};
+
+class Cpu : public sc_core::sc_module, public InterruptSink, public MmioClient {
+public:
+    SC_HAS_PROCESS(Cpu);
+    Cpu(sc_core::sc_module_name name, const Scenario& s, HostBridge& host, HostMemory& memory);
+
+    void run(CpuSoftware* software, Picos timer_period);  // before sc_start
+    // Only when this CPU is the only one handing register accesses to the host bridge (their
+    // order of arrival must be the order they are handed over in) and no recording watches.
+    void allow_run_ahead(bool on) { run_ahead_ = on; }
+    void set_horizon(Picos t) { horizon_ = t; }  // the next time the simulation looks
+
+    // The hardware access layer the software uses.
+    void charge(double cycles) { pending_ += static_cast<Picos>(cycles * cycle_ps_ + 0.5); }
+    void mmio_write(std::uint64_t addr, std::uint32_t value);
+    std::uint32_t mmio_read(std::uint64_t addr);
+    HostMemory& memory() { return memory_; }
+    const CpuCosts& costs() const { return costs_; }
+    Picos now() const;  // simulated time including cycles charged but not yet waited for
+
+    void set_interrupt(bool asserted) override;
+    void set_line_quiet(bool quiet) override { line_quiet_ = quiet; }
+    void mmio_read_done(std::uint64_t tag, std::uint32_t value) override;
+
+    struct Totals {
+        Picos busy = 0;        // running code
+        Picos mmio_stall = 0;  // stalled on register reads
+        Picos waiting = 0;     // nothing to do (pktgen spinning on a stopped queue)
+        std::uint64_t mmio_reads = 0, mmio_writes = 0, interrupts = 0, timer_ticks = 0;
+    };
+    const Totals& totals() const { return totals_; }
+    void reset_totals() { totals_ = Totals{}; }
+
+private:
+    void main_loop();
+    void sync();              // wait out the cycles charged so far
+    void service_events();    // take a due interrupt or timer tick
+    bool may_run_ahead() const;  // the next iteration needs no sync (see the header comment)
+    bool interrupt_due() const;
+    void check_stall();       // SC_METHOD: a register read outstanding for 1 ms is an error
+
+    CpuCosts costs_;
+    double cycle_ps_;
+    HostBridge& host_;
+    HostMemory& memory_;
+    CpuSoftware* software_ = nullptr;
+    Picos timer_period_ = 0, next_timer_ = 0;
+    Picos pending_ = 0;
+    bool line_ = false;          // INTA# as the CPU sees it
+    bool line_quiet_ = false;    // the device promises the line stays low
+    bool run_ahead_ = false;
+    Picos horizon_ = 0;
+    Picos line_visible_at_ = 0;  // after the interrupt delivery latency
+    bool read_done_ = false;
+    bool reading_ = false;             // a register read is outstanding ...
+    std::uint64_t read_addr_ = 0;      // ... of this register
+    Picos read_start_ = 0;             // ... since then
+    bool stall_check_armed_ = false;
+    std::uint32_t read_value_ = 0;
+    Totals totals_;
+    sc_core::sc_event wake_event_{"wake"}, read_event_{"read"}, stall_check_{"stall_check"};
+};
+
+}  // namespace pcisim

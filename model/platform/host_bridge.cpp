@@ -1,0 +1,60 @@
+#include "platform/host_bridge.h"
+
+#include "platform/bridge_face.h"
+#include "run/scenario.h"
+#include "run/schema.h"
+#include "core/sim_time.h"
+
+namespace pcisim {
+
+std::vector<ParamSpec> host_params() {
+    std::vector<ParamSpec> p = {
+        integer("host.memory_mib", "MiB", 64, 1, 4096, "Simulated host memory size."),
+        one_of_integers("host.cache_line_bytes", "bytes", 64, {32, 64, 128},
+                        "CPU cache line: the unit the host bridge reads memory in."),
+        number("host.memory_latency_ns", "ns", 150, 0, 5000,
+               "DMA read initial latency at the host bridge: DRAM access plus CPU cache "
+               "snoop, until the first cache line is ready."),
+        number("host.line_transfer_ns", "ns", 30, 0, 1000,
+               "Time to stream each further cache line from memory (memory rate)."),
+        number("host.mmio_down_ns", "ns", 100, 0, 10000,
+               "CPU to the host bridge's output for a register access (posted write or "
+               "read request)."),
+        number("host.mmio_up_ns", "ns", 100, 0, 10000,
+               "Register read completion from the host bridge back into the CPU."),
+    };
+    for (auto& f : face_params("host")) p.push_back(f);
+    return p;
+}
+
+HostBridge::HostBridge(sc_core::sc_module_name name, const Scenario& s)
+    : sc_core::sc_module(name),
+      line_bytes_(static_cast<unsigned>(s.integer("host.cache_line_bytes"))),
+      memory_latency_(ns_to_ps(s.number("host.memory_latency_ns"))),
+      line_time_(ns_to_ps(s.number("host.line_transfer_ns"))),
+      mmio_down_(ns_to_ps(s.number("host.mmio_down_ns"))),
+      mmio_up_(ns_to_ps(s.number("host.mmio_up_ns"))) {}
+
+Picos HostBridge::read_time(std::uint64_t addr, std::uint32_t bytes) const {
+    // Whole lines are read: a buffer that crosses one more line boundary costs one more line.
+    std::uint64_t first = addr / line_bytes_;
+    std::uint64_t last = (addr + (bytes ? bytes : 1) - 1) / line_bytes_;
+    return memory_latency_ + (last - first) * line_time_;
+}
+
+void HostBridge::route_mmio(BridgeFace* face, Picos down, Picos up) {
+    face_ = face;
+    route_down_ = down;
+    route_up_ = up;
+}
+
+void HostBridge::mmio_write(std::uint64_t addr, std::uint32_t value, Picos issued) {
+    face_->mmio_write(addr, value, issued + route_down_);
+}
+
+void HostBridge::mmio_read(std::uint64_t addr, MmioClient* client, std::uint64_t tag,
+                           Picos issued) {
+    face_->mmio_read(addr, issued + route_down_, route_up_, client, tag);
+}
+
+}  // namespace pcisim

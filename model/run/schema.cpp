@@ -1,0 +1,197 @@
+#include "run/schema.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <unordered_map>
+
+namespace pcisim {
+
+using nlohmann::json;
+
+ParamSpec number(std::string path, std::string unit, double def, double min, double max,
+                 std::string meaning) {
+    return {std::move(path), ParamType::Number, std::move(unit), def, min, max, {},
+            std::move(meaning)};
+}
+
+ParamSpec integer(std::string path, std::string unit, long long def, long long min,
+                  long long max, std::string meaning) {
+    return {std::move(path), ParamType::Integer, std::move(unit), def,
+            static_cast<double>(min), static_cast<double>(max), {}, std::move(meaning)};
+}
+
+ParamSpec one_of_integers(std::string path, std::string unit, long long def,
+                          std::vector<long long> allowed, std::string meaning) {
+    std::vector<std::string> choices;
+    for (long long a : allowed) choices.push_back(std::to_string(a));
+    return {std::move(path), ParamType::Integer, std::move(unit), def, 1, 0, choices,
+            std::move(meaning)};
+}
+
+ParamSpec boolean(std::string path, bool def, std::string meaning) {
+    return {std::move(path), ParamType::Boolean, "", def, 1, 0, {}, std::move(meaning)};
+}
+
+ParamSpec text(std::string path, std::string def, std::string meaning) {
+    return {std::move(path), ParamType::Text, "", def, 1, 0, {}, std::move(meaning)};
+}
+
+ParamSpec choice(std::string path, std::string def, std::vector<std::string> choices,
+                 std::string meaning) {
+    return {std::move(path), ParamType::Choice, "", def, 1, 0, std::move(choices),
+            std::move(meaning)};
+}
+
+ParamSpec notes(std::string path, std::string meaning) {
+    return {std::move(path), ParamType::Notes, "", nlohmann::json::object(), 1, 0, {},
+            std::move(meaning)};
+}
+
+std::vector<ParamSpec> simulation_params() {
+    return {
+        text("name", "", "Scenario name, shown in results."),
+        text("description", "", "What the scenario is for."),
+        text("platform", "", "Platform file whose values this scenario overrides (resolved "
+                             "beside the scenario, then in scenarios/)."),
+        notes("why", "Reasons for the values: an object from key path to a one-line reason "
+                     "(datasheet, measurement, topology, fitted range)."),
+        boolean("nic.enabled", true,
+                "Put the e1000 on the bus with a CPU, driver and pktgen per port; false for "
+                "bus-only runs (synthetic masters)."),
+        number("simulation.warmup_us", "us", 500, 0, 1e7,
+               "Simulated time discarded before measuring (rings fill, queues settle)."),
+        integer("simulation.seed", "", 1, 0, 1LL << 40,
+                "Seed of every random choice (random background masters); same scenario and "
+                "seed give identical results."),
+        number("simulation.max_warmup_us", "us", 50000, 0, 1e8,
+               "Warm-up goes on past warmup_us until every transmitting port's TX ring has "
+               "filled once (pktgen's steady state), but not past this."),
+        number("simulation.batch_us", "us", 1000, 1, 1e7,
+               "Measurement proceeds in batches of this length; stability is checked "
+               "after each."),
+        number("simulation.min_window_us", "us", 2000, 1, 1e8, "Shortest measurement window."),
+        number("simulation.max_window_us", "us", 200000, 1, 1e9,
+               "Longest measurement window; the run stops there even if not yet stable."),
+        number("simulation.stability", "fraction", 0.001, 1e-6, 0.5,
+               "Stop when the rate over the window changed by less than this in the last batch."),
+        number("simulation.watchdog_us", "us", 2000, 0, 1e9,
+               "Stop the run with a diagnostic when no frame has been sent for this long while "
+               "pktgen has packets to send (a deadlocked ring); it is never shorter than twice "
+               "the longest quiet time the driver and pktgen allow (timer, interrupt delays, "
+               "ITR, pktgen.ipg_ns); 0 = off."),
+        number("simulation.max_wall_s", "s", 0, 0, 1e6,
+               "Stop the run with a diagnostic after this much wall-clock time; 0 = no limit."),
+    };
+}
+
+const std::vector<ParamSpec>& schema() {
+    static const std::vector<ParamSpec> all = [] {
+        std::vector<ParamSpec> v;
+        for (auto part : {simulation_params, bus_params, host_params, bridge_params,
+                          dma_master_params, nic_params, driver_params, pktgen_params, cpu_params,
+                          testing_params})
+            for (auto& p : part()) v.push_back(std::move(p));
+        return v;
+    }();
+    return all;
+}
+
+namespace {
+
+// Lookups by path, built once: a sweep worker checks every point's scenario.
+struct SchemaIndex {
+    std::unordered_map<std::string, const ParamSpec*> by_path;
+    std::unordered_map<std::string, std::vector<SchemaChild>> children;  // by object path
+};
+
+const SchemaIndex& schema_index() {
+    static const SchemaIndex index = [] {
+        SchemaIndex i;
+        for (const auto& p : schema()) {
+            i.by_path.emplace(p.path, &p);
+            std::string object;  // every object on the way down to the leaf
+            for (std::size_t start = 0;;) {
+                std::size_t dot = p.path.find('.', start);
+                bool leaf = dot == std::string::npos;
+                std::string key = p.path.substr(start, leaf ? std::string::npos : dot - start);
+                auto& list = i.children[object];
+                if (std::none_of(list.begin(), list.end(),
+                                 [&](const SchemaChild& c) { return c.key == key; }))
+                    list.push_back({key, leaf ? &p : nullptr});
+                if (leaf) break;
+                object = object.empty() ? key : object + "." + key;
+                start = dot + 1;
+            }
+        }
+        return i;
+    }();
+    return index;
+}
+
+}  // namespace
+
+const ParamSpec* find_param(const std::string& schema_path) {
+    const auto& by_path = schema_index().by_path;
+    auto it = by_path.find(schema_path);
+    return it == by_path.end() ? nullptr : it->second;
+}
+
+const std::vector<SchemaChild>* schema_children(const std::string& object_path) {
+    const auto& children = schema_index().children;
+    auto it = children.find(object_path);
+    return it == children.end() ? nullptr : &it->second;
+}
+
+void check_combinations(const json& doc, std::vector<std::string>& problems) {
+    const json& bus = doc["bus"];
+    std::string kind = bus["kind"];
+    double mhz = bus["clock_mhz"];
+    bool ok = kind == "pci" ? (mhz == 33 || mhz == 66) : (mhz == 66 || mhz == 100 || mhz == 133);
+    if (!ok)
+        problems.push_back("bus.clock_mhz: " + json(mhz).dump() + " is not a " + kind +
+                           " clock; expected " +
+                           (kind == "pci" ? "33 or 66 for pci" : "66, 100 or 133 for pcix"));
+    const json& sim = doc["simulation"];
+    if (sim["min_window_us"].get<double>() > sim["max_window_us"].get<double>())
+        problems.push_back("simulation.min_window_us: " + sim["min_window_us"].dump() +
+                           " is larger than simulation.max_window_us " +
+                           sim["max_window_us"].dump() + "; expected min <= max");
+    // TDLEN must be a multiple of 128 bytes (SDM 13.4.38): 8 descriptors of 16 bytes.
+    const json& ring = doc["driver"]["ring_size"];
+    if (ring.get<long long>() % 8 != 0)
+        problems.push_back("driver.ring_size: " + ring.dump() +
+                           " is not a multiple of 8; expected a multiple of 8 (TDLEN is a "
+                           "multiple of 128 bytes)");
+    check_nic_combinations(doc, problems);
+}
+
+std::string schema_markdown() {
+    std::ostringstream o;
+    o << "# Scenario reference\n\n"
+         "Generated by `pcisim schema` from the same table the scenario checks use "
+         "(model/run/schema.cpp and each module's parameter list). Keys are dotted paths; "
+         "`bridges[]` and `masters[]` are lists of objects.\n\n"
+         "| key | type | unit | default | allowed | meaning |\n|---|---|---|---|---|---|\n";
+    for (const auto& p : schema()) {
+        const char* type = p.type == ParamType::Number    ? "number"
+                           : p.type == ParamType::Integer ? "integer"
+                           : p.type == ParamType::Boolean ? "boolean"
+                           : p.type == ParamType::Text    ? "string"
+                           : p.type == ParamType::Notes   ? "object of strings"
+                                                          : "choice";
+        std::string allowed;
+        if (!p.choices.empty()) {
+            for (const auto& c : p.choices) allowed += (allowed.empty() ? "" : ", ") + c;
+        } else if (p.min <= p.max) {
+            std::ostringstream r;
+            r << p.min << " .. " << p.max;
+            allowed = r.str();
+        }
+        o << "| `" << p.path << "` | " << type << " | " << p.unit << " | `"
+          << p.default_value.dump() << "` | " << allowed << " | " << p.meaning << " |\n";
+    }
+    return o.str();
+}
+
+}  // namespace pcisim

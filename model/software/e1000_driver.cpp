@@ -1,0 +1,281 @@
+#include "software/e1000_driver.h"
+
+#include <algorithm>
+
+#include "platform/cpu.h"
+#include "e1000/e1000_regs.h"
+#include "platform/host_memory.h"
+#include "run/scenario.h"
+#include "run/schema.h"
+#include "core/sim_time.h"
+
+namespace pcisim {
+
+using namespace e1000;
+
+namespace {
+constexpr std::uint32_t kMaxDataPerDescriptor = 4096;  // E1000_MAX_DATA_PER_TXD
+// IMS_ENABLE_MASK of 2.6.9: RXT0 | TXDW | RXDMT0 | RXSEQ | LSC.
+constexpr std::uint32_t kRxt0 = 1u << 7, kRxdmt0 = 1u << 4, kRxseq = 1u << 3;
+constexpr std::uint32_t kTctlPsp = 1u << 3;
+constexpr std::uint32_t kTipgDefault = 8 | (8 << 10) | (6 << 20);  // IPGT 8, IPGR1 8, IPGR2 6
+}  // namespace
+
+std::vector<ParamSpec> driver_params() {
+    return {
+        integer("driver.ring_size", "descriptors", 256, 80, 4096,
+                "TX descriptors in the ring (TxDescriptors); a multiple of 8."),
+        boolean("driver.napi", true, "NAPI: the interrupt masks itself and cleanup runs in "
+                                     "the poll routine, which re-enables interrupts."),
+        integer("driver.tidv", "1.024 us", 64, 0, 65535, "TIDV, TX interrupt delay (TxIntDelay)."),
+        integer("driver.tadv", "1.024 us", 64, 0, 65535,
+                "TADV, TX absolute interrupt delay (TxAbsIntDelay)."),
+        integer("driver.itr_per_s", "interrupts/s", 8000, 0, 100000,
+                "InterruptThrottleRate; written to ITR as 1e9/(rate*256); 0 = no throttling."),
+        boolean("driver.notxints", false,
+                "No TX interrupts: no IDE/RS on descriptors (no write-backs), TXDW not "
+                "enabled, a cleanup timer reads TDH and frees up to it."),
+        boolean("driver.txdmac_prefetch", false,
+                "Write TXDMAC = 0 at configure time: the NIC's packet prefetch on."),
+        integer("driver.tdt_batch", "packets", 1, 1, 4096,
+                "Write TDT once every this many packets (and when the queue stops)."),
+        boolean("driver.tdt_from_timer", false,
+                "Write TDT only from the cleanup timer (and when the queue stops)."),
+        integer("driver.clean_at_xmit", "descriptors", 0, 0, 4096,
+                "Clean the ring inside xmit when more than this many descriptors are in use; "
+                "0 = never."),
+        number("driver.cleanup_timer_us", "us", 1000, 10, 1e6,
+               "Period of the cleanup timer of notxints / tdt_from_timer."),
+    };
+}
+
+DriverOptions DriverOptions::from(const Scenario& s) {
+    DriverOptions o;
+    o.ring_size = static_cast<unsigned>(s.integer("driver.ring_size"));
+    o.napi = s.boolean("driver.napi");
+    o.tidv = static_cast<unsigned>(s.integer("driver.tidv"));
+    o.tadv = static_cast<unsigned>(s.integer("driver.tadv"));
+    o.itr_per_s = static_cast<unsigned>(s.integer("driver.itr_per_s"));
+    o.notxints = s.boolean("driver.notxints");
+    o.txdmac_prefetch = s.boolean("driver.txdmac_prefetch");
+    o.tdt_batch = static_cast<unsigned>(s.integer("driver.tdt_batch"));
+    o.tdt_from_timer = s.boolean("driver.tdt_from_timer");
+    o.clean_at_xmit = static_cast<unsigned>(s.integer("driver.clean_at_xmit"));
+    o.cleanup_timer_us = s.number("driver.cleanup_timer_us");
+    o.pcix_82544 = s.text("nic.model") == "82544" && s.text("bus.kind") == "pcix";
+    o.ignore_ring_space = s.boolean("testing.driver_ignore_ring_space");
+    return o;
+}
+
+E1000Driver::E1000Driver(Cpu& cpu, const DriverOptions& options, std::uint64_t bar,
+                         std::uint64_t ring_base, std::function<void(const Skb&)> free_skb)
+    : cpu_(cpu),
+      options_(options),
+      bar_(bar),
+      ring_base_(ring_base),
+      free_skb_(std::move(free_skb)),
+      buffer_info_(options.ring_size) {}
+
+void E1000Driver::configure_tx() {
+    HostMemory& mem = cpu_.memory();
+    std::vector<std::uint8_t> zero(16ull * options_.ring_size, 0);
+    mem.write(ring_base_, zero.data(), zero.size());
+    cpu_.mmio_write(bar_ + kTdbal, static_cast<std::uint32_t>(ring_base_));
+    cpu_.mmio_write(bar_ + kTdbah, static_cast<std::uint32_t>(ring_base_ >> 32));
+    cpu_.mmio_write(bar_ + kTdlen, 16 * options_.ring_size);
+    cpu_.mmio_write(bar_ + kTdh, 0);
+    cpu_.mmio_write(bar_ + kTdt, 0);
+    cpu_.mmio_write(bar_ + kTipg, kTipgDefault);
+    cpu_.mmio_write(bar_ + kTidv, options_.tidv);
+    cpu_.mmio_write(bar_ + kTadv, options_.tadv);
+    cpu_.mmio_write(bar_ + kTctl, kTctlEn | kTctlPsp);
+    if (options_.txdmac_prefetch) cpu_.mmio_write(bar_ + kTxdmac, 0);
+    if (options_.itr_per_s)
+        cpu_.mmio_write(bar_ + kItr, static_cast<std::uint32_t>(1e9 / (options_.itr_per_s * 256.0)));
+    // 2.6.9 configure_tx: IFCS|EOP always; IDE when a delay is set; RS (write-back) on 8254x.
+    txd_cmd_ = kCmdEop | kCmdIfcs;
+    if (!options_.notxints) txd_cmd_ |= kCmdRs | (options_.tidv ? kCmdIde : 0);
+    ims_mask_ = kRxt0 | kRxdmt0 | kRxseq | kIcrLsc | (options_.notxints ? 0 : kIcrTxdw);
+    cpu_.mmio_write(bar_ + kIms, ims_mask_);
+}
+
+bool E1000Driver::xmit_is_quiet() const {
+    return options_.clean_at_xmit == 0 && (ims_mask_ & (kIcrTxdw | kIcrTxqe)) == 0;
+}
+
+unsigned E1000Driver::desc_unused() const {
+    // E1000_DESC_UNUSED: one slot always stays empty so that head == tail means empty.
+    unsigned count = options_.ring_size;
+    return (next_to_clean_ > next_to_use_ ? 0 : count) + next_to_clean_ - next_to_use_ - 1;
+}
+
+unsigned E1000Driver::descriptors_in_use() const { return options_.ring_size - 1 - desc_unused(); }
+
+E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
+    const CpuCosts& c = cpu_.costs();
+    cpu_.charge(c.xmit_frame);
+    if (options_.clean_at_xmit && descriptors_in_use() > options_.clean_at_xmit)
+        wake_if_cleaned(clean_tx_irq());
+    // TXD_USE_COUNT: one descriptor per 4 KB; the 82544 workaround may add one per buffer.
+    unsigned count = (skb.len + kMaxDataPerDescriptor - 1) / kMaxDataPerDescriptor;
+    if (options_.pcix_82544) ++count;
+    if (desc_unused() < count + 2 && !options_.ignore_ring_space) {
+        queue_stopped_ = true;
+        ++counters_.stops;
+        ++counters_.busy;
+        // Descriptors queued but not yet announced must reach the NIC, or nothing frees space.
+        if (tdt_pending_) write_tdt();
+        return TxResult::Busy;
+    }
+    unsigned first = next_to_use_;
+    unsigned used = tx_map(skb);
+    tx_queue(first, used);
+    ++counters_.queued;
+    counters_.descriptors += used;
+    if (++tdt_pending_ >= options_.tdt_batch && !options_.tdt_from_timer) write_tdt();
+    return TxResult::Ok;
+}
+
+unsigned E1000Driver::tx_map(const Skb& skb) {
+    const CpuCosts& c = cpu_.costs();
+    unsigned i = next_to_use_, used = 0, last = i;
+    std::uint32_t offset = 0, len = skb.len;
+    while (len) {
+        std::uint32_t size = std::min(len, kMaxDataPerDescriptor);
+        // 82544 in PCI-X mode (errata): a buffer must not end in the first dword of a qword
+        // (address bit 2 clear); shorten it by 4 bytes, the rest goes in one more descriptor.
+        std::uint64_t last_byte = skb.data + offset + size - 1;
+        if (options_.pcix_82544 && !(last_byte & 4) && size > 4) size -= 4;
+        BufferInfo& b = buffer_info_[i];
+        b.skb = skb;
+        b.owns_skb = false;
+        b.dma = skb.data + offset;
+        b.length = size;
+        cpu_.charge(c.per_descriptor);
+        len -= size;
+        offset += size;
+        last = i;
+        ++used;
+        if (len && ++i == options_.ring_size) i = 0;
+    }
+    buffer_info_[last].owns_skb = true;
+    buffer_info_[next_to_use_].next_to_watch = last;
+    return used;
+}
+
+void E1000Driver::tx_queue(unsigned first, unsigned count) {
+    HostMemory& mem = cpu_.memory();
+    unsigned i = first;
+    for (unsigned n = 0; n < count; ++n) {
+        const BufferInfo& b = buffer_info_[i];
+        TxDescriptor d{};
+        d.buffer_addr = b.dma;
+        d.length = static_cast<std::uint16_t>(b.length);
+        d.cmd = kCmdIfcs;
+        if (n + 1 == count) d.cmd = txd_cmd_;
+        mem.write(desc_addr(i), &d, sizeof d);
+        if (++i == options_.ring_size) i = 0;
+    }
+    next_to_use_ = i;
+}
+
+void E1000Driver::write_tdt() {
+    cpu_.mmio_write(bar_ + kTdt, next_to_use_);
+    ++counters_.tdt_writes;
+    tdt_pending_ = 0;
+}
+
+void E1000Driver::free_descriptor(unsigned i) {
+    BufferInfo& b = buffer_info_[i];
+    if (b.owns_skb) free_skb_(b.skb);
+    b = BufferInfo{};
+    TxDescriptor zero{};
+    cpu_.memory().write(desc_addr(i), &zero, sizeof zero);
+}
+
+unsigned E1000Driver::free_packet(unsigned first, unsigned eop) {
+    unsigned i = first;
+    for (bool last = false; !last;) {
+        last = i == eop;
+        free_descriptor(i);
+        if (++i == options_.ring_size) i = 0;
+    }
+    cpu_.charge(cpu_.costs().clean_per_packet);
+    ++counters_.cleaned;
+    return i;
+}
+
+bool E1000Driver::clean_tx_irq() {
+    HostMemory& mem = cpu_.memory();
+    bool cleaned = false;
+    unsigned i = next_to_clean_;
+    while (i != next_to_use_) {
+        unsigned eop = buffer_info_[i].next_to_watch;
+        TxDescriptor d;
+        mem.read(desc_addr(eop), &d, sizeof d);
+        if (!(d.status & kStaDd)) break;
+        i = free_packet(i, eop);
+        cleaned = true;
+    }
+    next_to_clean_ = i;
+    return cleaned;
+}
+
+bool E1000Driver::clean_tx_to(unsigned hw_head) {
+    bool cleaned = false;
+    unsigned i = next_to_clean_;
+    // Every descriptor before the hardware head has been fetched and its data sent to the
+    // FIFO; free whole packets only.
+    while (i != hw_head && i != next_to_use_) {
+        unsigned eop = buffer_info_[i].next_to_watch;
+        unsigned span = (eop + options_.ring_size - i) % options_.ring_size;
+        unsigned avail = (hw_head + options_.ring_size - i) % options_.ring_size;
+        if (span >= avail) break;
+        i = free_packet(i, eop);
+        cleaned = true;
+    }
+    next_to_clean_ = i;
+    return cleaned;
+}
+
+void E1000Driver::wake_if_cleaned(bool cleaned) {
+    // 2.6.9 wakes the queue as soon as anything was cleaned.
+    if (cleaned && queue_stopped_) {
+        queue_stopped_ = false;
+        ++counters_.wakes;
+    }
+}
+
+void E1000Driver::intr() {
+    const CpuCosts& c = cpu_.costs();
+    std::uint32_t icr = cpu_.mmio_read(bar_ + kIcr);
+    if (!icr) return;  // not ours (shared line)
+    cpu_.charge(c.poll);
+    if (options_.napi) {
+        // Mask, flush the posted write with a STATUS read, poll, unmask and flush again.
+        cpu_.mmio_write(bar_ + kImc, ~0u);
+        cpu_.mmio_read(bar_ + kStatus);
+        wake_if_cleaned(clean_tx_irq());
+        cpu_.mmio_write(bar_ + kIms, ims_mask_);
+        cpu_.mmio_read(bar_ + kStatus);
+    } else {
+        // E1000_MAX_INTR passes while anything is cleaned.
+        for (int pass = 0; pass < 10; ++pass) {
+            bool cleaned = clean_tx_irq();
+            wake_if_cleaned(cleaned);
+            if (!cleaned) break;
+        }
+    }
+}
+
+void E1000Driver::watchdog_timer() {
+    if (options_.tdt_from_timer && tdt_pending_) write_tdt();
+    if (options_.notxints) {
+        unsigned head = cpu_.mmio_read(bar_ + kTdh);
+        wake_if_cleaned(clean_tx_to(head % options_.ring_size));
+    } else {
+        wake_if_cleaned(clean_tx_irq());
+    }
+}
+
+}  // namespace pcisim

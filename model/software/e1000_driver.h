@@ -1,0 +1,96 @@
+// The transmit path of the Linux 2.6.9 e1000 driver, rewritten in C++ against the simulated
+// hardware (register accesses through the Cpu, descriptors in host memory).  Function names
+// follow the driver's so the two can be read side by side: configure_tx, xmit_frame (with
+// tx_map and tx_queue), intr and clean (NAPI), clean_tx_irq, and the variants the 2004 threads
+// tried, as options: notxints, txdmac_prefetch, tdt_batching, clean_at_xmit.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "software/skb_pool.h"
+
+namespace pcisim {
+
+class Cpu;
+class Scenario;
+
+struct DriverOptions {
+    unsigned ring_size = 256;
+    bool napi = true;
+    unsigned tidv = 64, tadv = 64;       // 1.024 us units (e1000_param.c defaults)
+    unsigned itr_per_s = 8000;           // InterruptThrottleRate; 0 = off
+    bool notxints = false;               // no IDE/RS, no TXDW; cleanup timer reads TDH
+    bool txdmac_prefetch = false;        // write TXDMAC = 0 (packet prefetch on)
+    unsigned tdt_batch = 1;              // write TDT every n packets
+    bool tdt_from_timer = false;         // write TDT only from the cleanup timer
+    unsigned clean_at_xmit = 0;          // clean in xmit when more descriptors are in use
+    double cleanup_timer_us = 1000;
+    bool pcix_82544 = false;             // 82544 on a PCI-X bus: the dword-alignment workaround
+    bool ignore_ring_space = false;      // testing.driver_ignore_ring_space: fault injection
+    static DriverOptions from(const Scenario& s);
+};
+
+class E1000Driver {
+public:
+    // `bar` is the port's register base; the ring lives at `ring_base` in host memory.
+    E1000Driver(Cpu& cpu, const DriverOptions& options, std::uint64_t bar,
+                std::uint64_t ring_base, std::function<void(const Skb&)> free_skb);
+
+    void configure_tx();                    // probe/open: registers, ring, interrupts
+    enum class TxResult { Ok, Busy };
+    TxResult xmit_frame(const Skb& skb);    // hard_start_xmit
+    void intr();                            // the interrupt handler (+ NAPI poll)
+    void watchdog_timer();                  // the periodic cleanup timer of the variants
+    bool queue_stopped() const { return queue_stopped_; }
+    bool needs_timer() const { return options_.notxints || options_.tdt_from_timer; }
+    // See CpuSoftware::quiet: xmit_frame writes descriptors and TDT only and reads
+    // device-written memory (DD) only when it cleans (clean_at_xmit), and the driver never
+    // unmasks a cause the NIC raises on its own (notxints), so no IMS write of its handlers can
+    // still be on its way to the NIC while the CPU runs ahead on the NIC's word that its line
+    // stays low.
+    bool xmit_is_quiet() const;
+    const DriverOptions& options() const { return options_; }
+
+    struct Counters {
+        std::uint64_t queued = 0, cleaned = 0, busy = 0, stops = 0, wakes = 0, tdt_writes = 0,
+                      descriptors = 0;
+    };
+    const Counters& counters() const { return counters_; }
+    void reset_counters() { counters_ = Counters{}; }
+    unsigned descriptors_in_use() const;
+
+private:
+    struct BufferInfo {
+        Skb skb;
+        bool owns_skb = false;   // the packet's last descriptor frees its skb
+        std::uint64_t dma = 0;
+        std::uint32_t length = 0;
+        unsigned next_to_watch = 0;
+    };
+    unsigned desc_unused() const;
+    unsigned tx_map(const Skb& skb);
+    void tx_queue(unsigned first, unsigned count);
+    bool clean_tx_irq();                     // by DD bits in host memory
+    bool clean_tx_to(unsigned hw_head);      // notxints: by the TDH the timer read
+    void free_descriptor(unsigned i);
+    unsigned free_packet(unsigned first, unsigned eop);  // returns the slot after eop
+    void write_tdt();
+    void wake_if_cleaned(bool cleaned);
+    std::uint64_t desc_addr(unsigned i) const { return ring_base_ + 16ull * i; }
+
+    Cpu& cpu_;
+    DriverOptions options_;
+    std::uint64_t bar_, ring_base_;
+    std::function<void(const Skb&)> free_skb_;
+    std::vector<BufferInfo> buffer_info_;
+    unsigned next_to_use_ = 0, next_to_clean_ = 0;
+    unsigned tdt_pending_ = 0;               // packets queued since the last TDT write
+    std::uint8_t txd_cmd_ = 0;               // RS/IDE/EOP/IFCS on each packet's last descriptor
+    std::uint32_t ims_mask_ = 0;
+    bool queue_stopped_ = false;
+    Counters counters_;
+};
+
+}  // namespace pcisim

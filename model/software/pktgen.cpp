@@ -1,0 +1,84 @@
+#include "software/pktgen.h"
+
+#include <cstring>
+
+#include "platform/host_memory.h"
+#include "run/scenario.h"
+#include "run/schema.h"
+#include "core/sim_time.h"
+
+namespace pcisim {
+
+std::vector<ParamSpec> pktgen_params() {
+    return {
+        integer("packet.size", "bytes", 60, 60, 9000,
+                "pktgen pkt_size: the frame without the 4-byte FCS (60 = minimum frame)."),
+        integer("pktgen.count", "packets", 0, 0, 1LL << 40, "Packets to send; 0 = no end."),
+        integer("pktgen.clone_skb", "packets", 0, 0, 1LL << 40,
+                "Send the same skb this many times before building a new one; 0 = a fresh "
+                "skb (allocation, new buffer, data written by the CPU) for every packet."),
+        number("pktgen.ipg_ns", "ns", 0, 0, 1e9, "pktgen's inter-packet delay."),
+        boolean("pktgen.enabled", true,
+                "false: the CPU only sets the NIC up and sends nothing (preloaded FIFO runs)."),
+        integer("pktgen.ports", "ports", 1, 1, 2,
+                "Ports transmitting at once (2 needs a dual-port NIC); one CPU per port."),
+    };
+}
+
+PktgenOptions PktgenOptions::from(const Scenario& s) {
+    PktgenOptions o;
+    o.size = static_cast<std::uint32_t>(s.integer("packet.size"));
+    o.count = static_cast<std::uint64_t>(s.integer("pktgen.count"));
+    o.clone_skb = static_cast<std::uint64_t>(s.integer("pktgen.clone_skb"));
+    o.ipg = ns_to_ps(s.number("pktgen.ipg_ns"));
+    return o;
+}
+
+Pktgen::Pktgen(Cpu& cpu, E1000Driver& driver, SkbPool& pool, const PktgenOptions& options)
+    : cpu_(cpu), driver_(driver), pool_(pool), options_(options) {}
+
+bool Pktgen::has_work() const {
+    return !driver_.queue_stopped() && (options_.count == 0 || sent_ < options_.count);
+}
+
+Skb Pktgen::fill_packet() {
+    const CpuCosts& c = cpu_.costs();
+    cpu_.charge(c.skb_alloc + c.skb_fill_per_byte * options_.size);
+    Skb skb = pool_.allocate(options_.size);
+    std::uint8_t* frame = cpu_.memory().span(skb.data, skb.len);
+    std::memset(frame, 0, skb.len);
+    std::memcpy(frame + kPktgenMagicOffset, &kPktgenMagic, sizeof kPktgenMagic);
+    // The sequence number of the first packet sent from this skb (clones repeat it).
+    std::memcpy(frame + kPktgenSeqOffset, &seq_, sizeof seq_);
+    return skb;
+}
+
+void Pktgen::run_once() {
+    const CpuCosts& c = cpu_.costs();
+    if (options_.ipg && cpu_.now() < next_send_)
+        cpu_.charge((next_send_ - cpu_.now()) / 1e6 * c.clock_mhz);
+    cpu_.charge(c.pktgen_loop);
+    if (!have_skb_ || options_.clone_skb == 0 || clone_uses_ >= options_.clone_skb) {
+        if (have_skb_) pool_.release(skb_);  // pktgen's own reference
+        skb_ = fill_packet();
+        have_skb_ = true;
+        clone_uses_ = 0;
+    }
+    pool_.hold(skb_);  // the driver's reference, dropped at clean time
+    if (driver_.xmit_frame(skb_) == E1000Driver::TxResult::Busy) {
+        pool_.release(skb_);
+        return;  // retried when the queue wakes
+    }
+    ++seq_;
+    ++sent_;
+    ++clone_uses_;
+    next_send_ = cpu_.now() + options_.ipg;
+}
+
+void Pktgen::free_skb(const Skb& skb) {
+    pool_.release(skb);
+    // The driver's dev_kfree_skb; the buffer really goes back to the slab only at the last user.
+    if (options_.clone_skb == 0) cpu_.charge(cpu_.costs().skb_free);
+}
+
+}  // namespace pcisim

@@ -1,0 +1,58 @@
+// The kernel packet generator (Linux 2.6.9 pktgen) as the CPU's process-context work: build or
+// reuse an skb, hand it to the driver's hard_start_xmit, count it; spin while the queue is
+// stopped.  The frame carries pktgen's header (magic, sequence number) so the MAC side can
+// check that every packet leaves once and in order.
+#pragma once
+
+#include <cstdint>
+
+#include "platform/cpu.h"
+#include "software/e1000_driver.h"
+#include "software/skb_pool.h"
+
+namespace pcisim {
+
+class Scenario;
+
+struct PktgenOptions {
+    std::uint32_t size = 60;        // pkt_size: the frame without FCS
+    std::uint64_t count = 0;        // 0 = no end
+    std::uint64_t clone_skb = 0;    // 0 = a fresh skb per packet
+    Picos ipg = 0;                  // pktgen's inter-packet delay
+    static PktgenOptions from(const Scenario& s);
+};
+
+// Where pktgen's header sits in the frame: after Ethernet (14), IPv4 (20) and UDP (8).
+constexpr unsigned kPktgenMagicOffset = 42;
+constexpr unsigned kPktgenSeqOffset = 46;
+constexpr std::uint32_t kPktgenMagic = 0xbe9be955;
+
+class Pktgen {
+public:
+    Pktgen(Cpu& cpu, E1000Driver& driver, SkbPool& pool, const PktgenOptions& options);
+
+    bool has_work() const;
+    void run_once();
+    void interrupt() { driver_.intr(); }
+    void timer() { driver_.watchdog_timer(); }
+
+    std::uint64_t sent() const { return sent_; }
+    std::uint32_t frame_bytes() const { return options_.size; }  // FIFO room one packet takes
+    void free_skb(const Skb& skb);  // the driver's dev_kfree_skb
+
+private:
+    Skb fill_packet();
+
+    Cpu& cpu_;
+    E1000Driver& driver_;
+    SkbPool& pool_;
+    PktgenOptions options_;
+    Skb skb_;
+    bool have_skb_ = false;
+    std::uint64_t clone_uses_ = 0;
+    std::uint64_t sent_ = 0;
+    std::uint32_t seq_ = 0;
+    Picos next_send_ = 0;
+};
+
+}  // namespace pcisim

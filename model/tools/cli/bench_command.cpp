@@ -1,0 +1,293 @@
+// pcisim bench: how fast the simulator itself runs, on a fixed set of cases.
+//
+// Every measurement is one simulation in its own forked child (SystemC elaborates once per
+// process, and the child's getrusage then covers exactly that simulation): it loads the
+// scenario, elaborates, and simulates from time zero until N frames have left the wire.
+// Each (case, N) is run several times, one child at a time, and each figure is the median.
+// A second kind of child runs one ordinary sweep point (Simulation::run: warm-up, then batches
+// until the rate is stable) to show what share of a point its start-up takes.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "tools/cli/commands.h"
+#include "tools/cli/options.h"
+#include "run/scenario.h"
+#include "run/simulation.h"
+
+namespace po = boost::program_options;
+using nlohmann::json;
+
+namespace pcisim::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchCase {
+    const char* id;
+    const char* what;
+    const char* scenario;  // in scenarios/
+    std::vector<std::string> sets;
+};
+
+// The standard cases of issue 8.
+const std::vector<BenchCase>& standard_cases() {
+    static const std::vector<BenchCase> cases = {
+        {"stock-60", "60 B, stock driver, PCI-X 64/133", "xeon-pcix-133", {}},
+        {"fastest-60", "60 B, notxints + ring 4096 + TXDMAC prefetch, PCI 64/66 (athlon)",
+         "athlon-64-66-82546gb",
+         {"driver.notxints=true", "driver.ring_size=4096", "driver.txdmac_prefetch=true"}},
+        {"stock-1500", "1500 B, stock driver, PCI-X 64/133", "xeon-pcix-133",
+         {"packet.size=1500"}},
+        {"two-port-60", "60 B, both ports of the 82546, stock driver, PCI-X 64/133",
+         "xeon-pcix-133", {"pktgen.ports=2"}},
+    };
+    return cases;
+}
+
+std::string scenario_path(const BenchCase& c) {
+    return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + c.scenario + ".json";
+}
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+double cpu_seconds(const rusage& u) {
+    auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+    return s(u.ru_utime) + s(u.ru_stime);
+}
+
+// What the child does: frames > 0 simulates that many frames, frames == 0 one sweep point.
+// `base` is the case's scenario, read by the parent; the child checks its own copy as a sweep
+// worker checks its point's (Scenario::with).
+json measure_in_child(const Scenario& base, std::uint64_t frames, Clock::time_point forked) {
+    Clock::time_point started = Clock::now();
+    Scenario s = base.with({});
+    Clock::time_point loaded = Clock::now();
+    Simulation sim(s);
+    Clock::time_point elaborated = Clock::now();
+    std::uint64_t deltas_before = sc_core::sc_delta_count();
+    std::uint64_t sent = 0;
+    if (frames) {
+        sent = sim.run_frames(frames);
+    } else {
+        json r = sim.run();
+        sent = r["tx_frames"].get<std::uint64_t>();
+    }
+    Clock::time_point finished = Clock::now();
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    double simulated_s = sc_core::sc_time_stamp().to_seconds();
+    double wall_s = seconds(finished - elaborated);
+    auto deltas = static_cast<double>(sc_core::sc_delta_count() - deltas_before);
+    return {{"fork_s", seconds(started - forked)},
+            {"load_s", seconds(loaded - started)},
+            {"elaborate_s", seconds(elaborated - loaded)},
+            {"wall_s", wall_s},
+            {"cpu_s", cpu_seconds(u)},
+            {"simulated_s", simulated_s},
+            {"frames", sent},
+            {"packets_per_wall_s", static_cast<double>(sent) / wall_s},
+            {"real_time_factor", simulated_s / wall_s},
+            {"deltas_per_packet", deltas / static_cast<double>(std::max<std::uint64_t>(sent, 1))},
+            {"peak_rss_mib", static_cast<double>(u.ru_maxrss) / 1024}};
+}
+
+// One measurement in a forked child; its results come back through a pipe as JSON.
+json measure(const BenchCase& c, const Scenario& base, std::uint64_t frames) {
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error("bench: cannot create a pipe");
+    std::cout.flush();
+    std::cerr.flush();
+    Clock::time_point forked = Clock::now();
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("bench: fork failed");
+    if (pid == 0) {
+        close(fds[0]);
+        int code = 0;
+        std::string text;
+        try {
+            text = measure_in_child(base, frames, forked).dump();
+        } catch (const std::exception& e) {
+            text = json{{"error", e.what()}}.dump();
+            code = 1;
+        }
+        for (std::size_t at = 0; at < text.size();) {
+            ssize_t n = write(fds[1], text.data() + at, text.size() - at);
+            if (n <= 0) break;
+            at += static_cast<std::size_t>(n);
+        }
+        close(fds[1]);
+        // _exit: the parent's atexit handlers and static destructors are not the child's.
+        _exit(code);
+    }
+    close(fds[1]);
+    std::string text;
+    char buf[4096];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    json r = text.empty() ? json{{"error", "the benchmark child died (status " +
+                                               std::to_string(status) + ")"}}
+                          : json::parse(text);
+    if (r.contains("error"))
+        throw std::runtime_error(std::string("bench ") + c.id + ": " +
+                                 r["error"].get<std::string>());
+    return r;
+}
+
+// Per figure, the median over the runs.
+json median_of(const std::vector<json>& runs) {
+    json m = json::object();
+    for (const auto& [key, value] : runs.front().items()) {
+        std::vector<double> v;
+        for (const auto& r : runs) v.push_back(r[key].get<double>());
+        std::sort(v.begin(), v.end());
+        std::size_t n = v.size();
+        m[key] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+    return m;
+}
+
+json bench_case(const BenchCase& c, const std::vector<std::uint64_t>& sizes, unsigned runs) {
+    // Loaded once here, as pcisim sweep does before it forks its workers: a bad case fails
+    // before any measurement, and the children find the schema tables already built.
+    Scenario base = Scenario::load(scenario_path(c), c.sets);
+    json sizes_out = json::array();
+    for (std::uint64_t n : sizes) {
+        std::vector<json> samples;
+        for (unsigned i = 0; i < runs; ++i) samples.push_back(measure(c, base, n));
+        json m = median_of(samples);
+        m["packets"] = n;
+        sizes_out.push_back(m);
+        std::cerr << "bench: " << c.id << " " << n << " packets: "
+                  << m["wall_s"].get<double>() << " s\n";
+    }
+    std::vector<json> points;
+    for (unsigned i = 0; i < runs; ++i) points.push_back(measure(c, base, 0));
+    json point = median_of(points);
+    double startup = point["fork_s"].get<double>() + point["load_s"].get<double>() +
+                     point["elaborate_s"].get<double>();
+    point["startup_s"] = startup;
+    point["startup_share"] = startup / (startup + point["wall_s"].get<double>());
+    json sets = c.sets;
+    return {{"id", c.id}, {"what", c.what}, {"scenario", c.scenario}, {"sets", sets},
+            {"sizes", sizes_out}, {"sweep_point", point}};
+}
+
+void print_table(const json& report) {
+    std::cout << std::fixed;
+    std::cout << "case           packets    wall s     cpu s     sim s  kpps/wall-s  x real time"
+                 "  deltas/pkt  RSS MiB  start-up ms\n";
+    for (const auto& c : report["cases"]) {
+        for (const auto& s : c["sizes"]) {
+            std::cout << std::left << std::setw(12) << c["id"].get<std::string>() << std::right
+                      << std::setw(11) << s["packets"].get<std::uint64_t>() << std::setprecision(3)
+                      << std::setw(10) << s["wall_s"].get<double>() << std::setw(10)
+                      << s["cpu_s"].get<double>() << std::setw(10)
+                      << s["simulated_s"].get<double>() << std::setprecision(0) << std::setw(13)
+                      << s["packets_per_wall_s"].get<double>() / 1e3 << std::setprecision(2)
+                      << std::setw(13) << s["real_time_factor"].get<double>()
+                      << std::setprecision(1) << std::setw(12)
+                      << s["deltas_per_packet"].get<double>() << std::setw(9)
+                      << s["peak_rss_mib"].get<double>() << std::setw(13)
+                      << 1e3 * (s["fork_s"].get<double>() + s["load_s"].get<double>() +
+                                s["elaborate_s"].get<double>())
+                      << "\n";
+        }
+        const json& p = c["sweep_point"];
+        std::cout << std::left << std::setw(12) << c["id"].get<std::string>() << std::right
+                  << "  one sweep point: " << std::setprecision(2)
+                  << 1e3 * p["wall_s"].get<double>() << " ms simulating, "
+                  << 1e3 * p["startup_s"].get<double>() << " ms start-up (fork "
+                  << 1e3 * p["fork_s"].get<double>() << ", scenario "
+                  << 1e3 * p["load_s"].get<double>() << ", elaboration "
+                  << 1e3 * p["elaborate_s"].get<double>() << "): " << std::setprecision(1)
+                  << 100 * p["startup_share"].get<double>() << " % of the point\n";
+    }
+    std::cout << "deltas/pkt: SystemC delta cycles (sc_delta_count) per frame sent; each is one "
+                 "evaluation phase of one or more process activations.\n";
+}
+
+std::vector<std::uint64_t> parse_sizes(const std::string& list) {
+    std::vector<std::uint64_t> sizes;
+    std::istringstream in(list);
+    for (std::string item; std::getline(in, item, ',');) {
+        double v = std::stod(item);  // 1e6 as well as 1000000
+        if (!(v >= 1)) throw po::error("--packets: '" + item + "' is not a packet count >= 1");
+        sizes.push_back(static_cast<std::uint64_t>(v));
+    }
+    if (sizes.empty()) throw po::error("--packets needs at least one count");
+    return sizes;
+}
+
+}  // namespace
+
+int bench(const Args& args) {
+    std::string json_out, packets = "1e4,1e5,1e6";
+    std::vector<std::string> only;
+    unsigned runs = 3;
+    po::options_description opts(
+        "pcisim bench [--case ID ...] [--packets N1,N2,...] [--runs R] [--json OUT]");
+    opts.add_options()("help,h", "this help")(
+        "case", po::value<std::vector<std::string>>(&only)->composing(),
+        "only this case (stock-60, fastest-60, stock-1500, two-port-60); repeatable")(
+        "packets", po::value<std::string>(&packets),
+        "frames to simulate per measurement, e.g. 1e4,1e5,1e6,1e7 (default 1e4,1e5,1e6)")(
+        "runs", po::value<unsigned>(&runs), "runs per measurement; figures are medians (3)")(
+        "json", po::value<std::string>(&json_out), "also write the results as JSON");
+    std::vector<std::uint64_t> sizes;
+    try {
+        po::variables_map vm;
+        if (!parse_options(args, opts, vm)) return 0;
+        sizes = parse_sizes(packets);
+        if (runs == 0) throw po::error("--runs must be at least 1");
+        for (const auto& id : only) {
+            const auto& all = standard_cases();
+            if (std::none_of(all.begin(), all.end(), [&](const BenchCase& c) { return id == c.id; }))
+                throw po::error("--case " + id + " is not a benchmark case");
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "pcisim bench: " << e.what() << "\n";
+        return 2;
+    }
+    try {
+        double load[1] = {0};
+        getloadavg(load, 1);
+        json report = {{"runs", runs},
+                       {"events", "sc_core::sc_delta_count() per frame: delta cycles"},
+                       {"load_average_1min", load[0]},
+                       {"cases", json::array()}};
+        for (const auto& c : standard_cases())
+            if (only.empty() || std::find(only.begin(), only.end(), c.id) != only.end())
+                report["cases"].push_back(bench_case(c, sizes, runs));
+        print_table(report);
+        if (!json_out.empty()) {
+            std::ofstream out(json_out);
+            out << report.dump(2) << "\n";
+            if (!out) throw std::runtime_error("cannot write " + json_out);
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "pcisim bench: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace pcisim::cli

@@ -1,0 +1,93 @@
+// pcisim explain: where the time of a packet goes in the steady state (explain/critical_path.h).
+#include <fstream>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "tools/cli/commands.h"
+#include "tools/cli/recording_options.h"
+#include "tools/explain/critical_path.h"
+#include "run/scenario.h"
+#include "run/simulation.h"
+
+namespace po = boost::program_options;
+
+namespace pcisim::cli {
+
+namespace {
+constexpr double kDefaultWindowUs = 1000;  // from the end of the warm-up
+}
+
+int explain(const Args& args) {
+    std::string file, json_out;
+    std::vector<std::string> sets;
+    RecordingOptions recording;
+    po::options_description opts(
+        "pcisim explain SCENARIO [--set KEY=VALUE ...] [--json OUT] [--window START_US:END_US] "
+        "[--vcd FILE] [--trace FILE]");
+    opts.add_options()("help,h", "this help")(
+        "set", po::value<std::vector<std::string>>(&sets)->composing(),
+        "override a scenario key: --set packet.size=300")(
+        "json", po::value<std::string>(&json_out), "write the explanation as JSON to this file");
+    recording.add_to(opts);
+    opts.add_options()("scenario", po::value<std::string>(&file)->required(), "scenario JSON file");
+    po::positional_options_description pos;
+    pos.add("scenario", 1);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+        if (vm.count("help")) {
+            std::cout << opts << "\n"
+                      << "The window (default: " << kDefaultWindowUs
+                      << " us from the end of the warm-up) is analysed and, with --vcd or\n"
+                         "--trace, also written out.\n";
+            return 0;
+        }
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "pcisim explain: " << e.what() << "\n";
+        return 2;
+    }
+    std::unique_ptr<Scenario> s;
+    std::unique_ptr<Recording> rec;
+    try {
+        s = std::make_unique<Scenario>(Scenario::load(file, sets));
+        rec = std::make_unique<Recording>(recording.resolve(*s, kDefaultWindowUs));
+    } catch (const ScenarioError& e) {
+        return report_scenario_error(e);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "pcisim explain: " << e.what() << "\n";
+        return 2;
+    }
+    nlohmann::json x;
+    try {
+        Simulation sim(*s);
+        sim.attach_recorder(*rec);
+        nlohmann::json results = sim.run();
+        ExplainSetup setup;
+        setup.packet_size = static_cast<double>(s->integer("packet.size"));
+        setup.measured_pps = results.value("tx_pps", 0.0);
+        setup.ports = static_cast<unsigned>(s->integer("pktgen.ports"));
+        x = pcisim::explain(*rec, setup);
+        x["scenario"] = s->text("name");
+        x["run"] = {{"tx_pps", results.value("tx_pps", 0.0)},
+                    {"wire_limit_pps", results.value("wire_limit_pps", 0.0)},
+                    {"window_us", results["window_us"]}};
+        if (!recording.write_views(*rec, "explain")) return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "pcisim explain: " << e.what() << "\n";
+        return 1;
+    }
+    std::cout << "scenario " << x["scenario"].get<std::string>() << "\n" << explain_text(x);
+    if (!json_out.empty()) {
+        std::ofstream out(json_out);
+        out << x.dump(2) << "\n";
+        if (!out) {
+            std::cerr << "pcisim explain: cannot write " << json_out << "\n";
+            return 1;
+        }
+    }
+    return 0;
+}
+
+}  // namespace pcisim::cli

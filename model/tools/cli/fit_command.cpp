@@ -1,0 +1,96 @@
+// pcisim fit: the latency formula pps = B/(s+k) of every curve in a sweep CSV, regime by regime.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+#include "tools/cli/commands.h"
+#include "tools/cli/options.h"
+#include "tools/fit/curve_fit.h"
+#include "tools/fit/sweep_curves.h"
+
+namespace po = boost::program_options;
+
+namespace pcisim::cli {
+
+namespace {
+
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> parts;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ',');)
+        if (!part.empty()) parts.push_back(part);
+    return parts;
+}
+
+}  // namespace
+
+int fit(const Args& args) {
+    std::string csv_path, json_out, group_by;
+    double bus_rate = 0;
+    fit::CurveColumns cols;
+    po::options_description opts(
+        "pcisim fit SWEEP.csv [--group-by KEYS] [--x packet.size] [--y tx_pps]\n"
+        "           [--wire-pps-column wire_limit_pps] [--bus-bytes-per-s B] [--json OUT]");
+    opts.add_options()("help,h", "this help")(
+        "group-by", po::value<std::string>(&group_by),
+        "comma-separated columns that tell curves apart (default: the varied keys other "
+        "than --x)")("x", po::value<std::string>(&cols.x)->default_value(cols.x),
+                     "packet size column, bytes")(
+        "y", po::value<std::string>(&cols.y)->default_value(cols.y), "packet rate column, pps")(
+        "wire-pps-column", po::value<std::string>(&cols.wire)->default_value(cols.wire),
+        "wire-limit column; 125e6/(s+24) where absent")(
+        "bus-bytes-per-s", po::value<double>(&bus_rate),
+        "B for the fixed-B fits when the CSV has no bus.width_bits and bus.clock_mhz columns")(
+        "json", po::value<std::string>(&json_out), "write the fits as JSON to this file")(
+        "sweep", po::value<std::string>(&csv_path)->required(), "sweep CSV");
+    po::positional_options_description pos;
+    pos.add("sweep", 1);
+    try {
+        po::variables_map vm;
+        if (!parse_options(args, opts, vm, &pos)) return 0;
+        if (vm.count("bus-bytes-per-s")) {
+            if (!(bus_rate > 0))
+                throw po::error("--bus-bytes-per-s " + std::to_string(bus_rate) +
+                                ": expected a byte rate > 0, e.g. 264e6");
+            cols.bus_bytes_per_s = bus_rate;
+        }
+        if (vm.count("group-by")) cols.group_by = split_commas(group_by);
+    } catch (const po::error& e) {
+        std::cerr << "pcisim fit: " << e.what() << "\n";
+        return 2;
+    }
+
+    std::ifstream in(csv_path);
+    if (!in) {
+        std::cerr << "pcisim fit: cannot read " << csv_path << "\n";
+        return 2;
+    }
+    nlohmann::json doc = {{"sweep", csv_path}, {"x", cols.x}, {"y", cols.y}, {"curves", nlohmann::json::array()}};
+    try {
+        for (const auto& curve : fit::read_curves(in, cols)) {
+            nlohmann::json f = fit::fit_curve(curve);
+            std::cout << fit::describe(f);
+            doc["curves"].push_back(f);
+        }
+    } catch (const std::runtime_error& e) {
+        std::cerr << "pcisim fit: " << csv_path << ": " << e.what() << "\n";
+        return 2;
+    }
+    if (doc["curves"].empty()) {
+        std::cerr << "pcisim fit: " << csv_path << ": no successful points to fit\n";
+        return 1;
+    }
+    if (!json_out.empty()) {
+        std::ofstream out(json_out);
+        out << doc.dump(2) << "\n";
+        if (!out) {
+            std::cerr << "pcisim fit: cannot write " << json_out << "\n";
+            return 1;
+        }
+    }
+    return 0;
+}
+
+}  // namespace pcisim::cli

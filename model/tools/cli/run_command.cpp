@@ -1,0 +1,128 @@
+#include <fstream>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "tools/cli/commands.h"
+#include "tools/cli/options.h"
+#include "tools/cli/recording_options.h"
+#include "run/scenario.h"
+#include "run/schema.h"
+#include "run/simulation.h"
+
+namespace po = boost::program_options;
+
+namespace pcisim::cli {
+
+namespace {
+
+struct ScenarioArgs {
+    std::string file;
+    std::vector<std::string> sets;
+    std::string json_out;
+    RecordingOptions recording;  // run only
+};
+
+// Parses "SCENARIO [--set K=V ...] [--json OUT]"; throws po::error on bad usage.
+ScenarioArgs parse(const Args& args, bool with_json, const char* usage) {
+    ScenarioArgs a;
+    po::options_description opts(usage);
+    opts.add_options()("help,h", "this help")(
+        "set", po::value<std::vector<std::string>>(&a.sets)->composing(),
+        "override a scenario key: --set bus.clock_mhz=66 (dotted path; value is JSON or a "
+        "string)");
+    if (with_json) {
+        opts.add_options()("json", po::value<std::string>(&a.json_out),
+                           "write the full results as JSON to this file");
+        a.recording.add_to(opts);
+    }
+    opts.add_options()("scenario", po::value<std::string>(&a.file)->required(),
+                       "scenario JSON file");
+    po::positional_options_description pos;
+    pos.add("scenario", 1);
+    po::variables_map vm;
+    if (!parse_options(args, opts, vm, &pos)) std::exit(0);
+    return a;
+}
+
+}  // namespace
+
+int report_scenario_error(const std::exception& e) {
+    if (auto* se = dynamic_cast<const ScenarioError*>(&e)) {
+        for (const auto& p : se->problems()) std::cerr << "pcisim: " << p << "\n";
+    } else {
+        std::cerr << "pcisim: " << e.what() << "\n";
+    }
+    return 2;
+}
+
+int run(const Args& args) {
+    ScenarioArgs a;
+    try {
+        a = parse(args, true,
+                  "pcisim run SCENARIO [--set KEY=VALUE ...] [--json OUT] [--vcd FILE] "
+                  "[--trace FILE] [--window START_US:END_US]");
+        if (!a.recording.window.empty() && !a.recording.wanted())
+            throw po::error("--window needs --vcd or --trace");
+    } catch (const po::error& e) {
+        std::cerr << "pcisim run: " << e.what() << "\n";
+        return 2;
+    }
+    std::unique_ptr<Scenario> s;
+    try {
+        s = std::make_unique<Scenario>(Scenario::load(a.file, a.sets));
+    } catch (const ScenarioError& e) {
+        return report_scenario_error(e);
+    }
+    std::unique_ptr<Recording> recording;
+    try {
+        // Without --window: the first 100 us after the warm-up.
+        if (a.recording.wanted()) recording = std::make_unique<Recording>(a.recording.resolve(*s, 100));
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "pcisim run: " << e.what() << "\n";
+        return 2;
+    }
+    nlohmann::json results;
+    try {
+        Simulation sim(*s);
+        if (recording) sim.attach_recorder(*recording);
+        results = sim.run();
+        // The recording names the simulation's modules: write it while they exist.
+        if (recording && !a.recording.write_views(*recording, "run")) return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "pcisim run: simulation failed: " << e.what() << "\n";
+        return 1;
+    }
+    std::cout << summarize(results);
+    if (!a.json_out.empty()) {
+        std::ofstream out(a.json_out);
+        out << results.dump(2) << "\n";
+        if (!out) {
+            std::cerr << "pcisim run: cannot write " << a.json_out << "\n";
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int check(const Args& args) {
+    ScenarioArgs a;
+    try {
+        a = parse(args, false, "pcisim check SCENARIO [--set KEY=VALUE ...]");
+        Scenario::load(a.file, a.sets);
+    } catch (const po::error& e) {
+        std::cerr << "pcisim check: " << e.what() << "\n";
+        return 2;
+    } catch (const ScenarioError& e) {
+        return report_scenario_error(e);
+    }
+    std::cout << a.file << ": ok\n";
+    return 0;
+}
+
+int schema(const Args&) {
+    std::cout << schema_markdown();
+    return 0;
+}
+
+}  // namespace pcisim::cli

@@ -1,0 +1,222 @@
+// pcisim sweep: one simulation per point of a --vary product, each in its own worker process.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <boost/program_options.hpp>
+
+#include "tools/cli/commands.h"
+#include "tools/cli/options.h"
+#include "run/scenario.h"
+#include "run/simulation.h"
+#include "tools/sweep/progress.h"
+#include "tools/sweep/sweep_axes.h"
+#include "tools/sweep/sweep_table.h"
+#include "tools/sweep/worker_pool.h"
+
+namespace po = boost::program_options;
+
+namespace pcisim::cli {
+
+namespace {
+
+const char* kSweepUsage =
+    "pcisim sweep SCENARIO --vary KEY=V1,V2,...|KEY=A:B:STEP ... [--set KEY=VALUE ...] [-j N]\n"
+    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume]";
+
+struct SweepArgs {
+    std::string file;
+    std::vector<std::string> varies, sets;
+    std::size_t jobs = 0;
+    std::string out = "sweep.csv";
+    std::string shard;
+    double timeout_s = 0;
+    bool resume = false;
+};
+
+SweepArgs parse_sweep_args(const Args& args) {
+    SweepArgs a;
+    po::options_description opts(kSweepUsage);
+    opts.add_options()("help,h", "this help")(
+        "vary", po::value<std::vector<std::string>>(&a.varies)->multitoken()->composing(),
+        "a swept key: KEY=V1,V2,... (values JSON or strings) or KEY=A:B:STEP (A to B "
+        "inclusive); several give their cartesian product")(
+        "set", po::value<std::vector<std::string>>(&a.sets)->composing(),
+        "override a scenario key at every point: --set simulation.min_window_us=500")(
+        "jobs,j", po::value<std::size_t>(&a.jobs),
+        "worker processes at once (default: the number of CPUs)")(
+        "output,o", po::value<std::string>(&a.out)->default_value(a.out),
+        "CSV to write; the JSON goes beside it (OUT.json)")(
+        "shard", po::value<std::string>(&a.shard),
+        "run only points i with i % N == I; join shards with 'pcisim merge'")(
+        "timeout-s", po::value<double>(&a.timeout_s)->default_value(0),
+        "wall-clock limit per point in seconds; 0 = none")(
+        "resume", po::bool_switch(&a.resume),
+        "continue the sweep whose OUT.json is there (e.g. after Ctrl-C): its ok points are "
+        "kept, the others run")(
+        "scenario", po::value<std::string>(&a.file)->required(), "scenario JSON file");
+    po::positional_options_description pos;
+    pos.add("scenario", 1);
+    po::variables_map vm;
+    if (!parse_options(args, opts, vm, &pos)) std::exit(0);
+    if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
+    if (vm.count("jobs") && a.jobs == 0) throw po::error("-j 0: expected at least 1 worker");
+    if (a.timeout_s < 0) throw po::error("--timeout-s: expected seconds >= 0");
+    return a;
+}
+
+std::string join(const std::vector<std::string>& lines, const std::string& sep) {
+    std::string out;
+    for (const auto& l : lines) out += (out.empty() ? "" : sep) + l;
+    return out;
+}
+
+std::string point_label(const sweep::SweepTable& t, const sweep::SweepRow& row) {
+    std::string label;
+    for (std::size_t i = 0; i < t.axes.size(); ++i)
+        label += t.axes[i].key + "=" + row.values[i].dump() + " ";
+    return label + (row.ok ? "ok" : "failed: " + row.error);
+}
+
+// The ok rows of an earlier run of the same sweep, by point index; throws UsageError when
+// OUT.json belongs to a different sweep.
+std::map<std::size_t, sweep::SweepRow> finished_rows(const sweep::SweepTable& now,
+                                                     const std::string& out) {
+    std::map<std::size_t, sweep::SweepRow> done;
+    if (!std::filesystem::exists(sweep::json_path_for(out))) return done;
+    sweep::SweepTable before;
+    try {
+        before = sweep::read_table(out);
+    } catch (const std::runtime_error& e) {
+        throw sweep::UsageError(std::string("--resume: ") + e.what());
+    }
+    auto same_axes = [&] {
+        if (before.axes.size() != now.axes.size()) return false;
+        for (std::size_t i = 0; i < now.axes.size(); ++i)
+            if (before.axes[i].key != now.axes[i].key ||
+                before.axes[i].values != now.axes[i].values)
+                return false;
+        return true;
+    };
+    auto shard = [](const sweep::SweepTable& t) {
+        return t.shard ? std::to_string(t.shard->index) + "/" + std::to_string(t.shard->count)
+                       : std::string("none");
+    };
+    if (before.scenario_file != now.scenario_file || before.sets != now.sets || !same_axes() ||
+        shard(before) != shard(now))
+        throw sweep::UsageError("--resume: " + sweep::json_path_for(out) +
+                                " was written by a different sweep (scenario, --set, --vary or "
+                                "--shard differ); expected the same command line");
+    for (auto& row : before.rows)
+        if (row.ok) done[row.index] = std::move(row);
+    return done;
+}
+
+}  // namespace
+
+int sweep(const Args& args) {
+    SweepArgs a;
+    sweep::SweepTable table;
+    try {
+        a = parse_sweep_args(args);
+        std::set<std::string> seen;
+        for (const auto& spec : a.varies) {
+            sweep::Axis axis = sweep::parse_axis(spec);
+            sweep::check_key_known(axis.key, "--vary " + spec);
+            if (!seen.insert(axis.key).second)
+                throw sweep::UsageError("--vary " + spec + ": key \"" + axis.key +
+                                        "\" is varied twice; expected each key once");
+            table.axes.push_back(std::move(axis));
+        }
+        if (!a.shard.empty()) table.shard = sweep::parse_shard(a.shard);
+    } catch (const po::error& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 2;
+    } catch (const sweep::UsageError& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 2;
+    }
+    std::optional<Scenario> base;  // read once here; the workers add each point's values
+    try {
+        base = Scenario::load(a.file, a.sets);
+        table.base_scenario = base->resolved();
+    } catch (const ScenarioError& e) {
+        return report_scenario_error(e);
+    }
+    table.scenario_file = a.file;
+    table.sets = a.sets;
+    table.points_total = sweep::point_count(table.axes);
+    const std::vector<sweep::Point> points =
+        sweep::shard_points(table.axes, table.shard.value_or(sweep::Shard{}));
+    table.rows.resize(points.size());
+
+    auto point_scenario = [&](std::size_t i) {
+        return base->with(sweep::point_overrides(table.axes, points[i]));
+    };
+    // Runs in the worker process: a bad combination is an expected failure with its reason.
+    auto simulate_point = [&](std::size_t i) {
+        try {
+            Scenario s = point_scenario(i);
+            Simulation sim(s);
+            return sim.run();
+        } catch (const ScenarioError& e) {
+            throw std::runtime_error(join(e.problems(), "; "));
+        }
+    };
+    std::map<std::size_t, sweep::SweepRow> done;
+    try {
+        if (a.resume) done = finished_rows(table, a.out);
+    } catch (const sweep::UsageError& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 2;
+    }
+    // The points still to run; a resumed sweep keeps its ok rows as they are.
+    std::vector<std::size_t> todo;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        auto it = done.find(points[i].index);
+        if (it == done.end()) todo.push_back(i);
+        else table.rows[i] = std::move(it->second);
+    }
+    if (a.resume)
+        std::cerr << "pcisim sweep: resuming: " << points.size() - todo.size() << " of "
+                  << points.size() << " points already done\n";
+    sweep::Progress progress(std::cerr, isatty(STDERR_FILENO), todo.size());
+    std::size_t failed = 0;
+    auto collect = [&](std::size_t job, const sweep::JobOutcome& o) {
+        std::size_t i = todo[job];
+        sweep::SweepRow& row = table.rows[i];
+        row.index = points[i].index;
+        row.values = points[i].values;
+        row.ok = o.ok;
+        row.error = o.error;
+        if (o.ok) row.metrics = sweep::flatten_metrics(o.result);
+        failed += !o.ok;
+        progress.point_done(o.ok, point_label(table, row));
+    };
+    sweep::PoolOptions pool{a.jobs ? a.jobs : sweep::default_parallelism(), a.timeout_s};
+    bool completed = false;
+    try {
+        auto job = [&](std::size_t j) { return simulate_point(todo[j]); };
+        completed = sweep::run_jobs(todo.size(), job, pool, collect);
+        progress.finish();
+        sweep::write_table(table, a.out);
+    } catch (const std::exception& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 1;
+    }
+    if (!completed) {
+        std::cerr << "pcisim sweep: interrupted; wrote the points done so far to " << a.out
+                  << " (the rest marked \"" << sweep::kInterrupted
+                  << "\"); continue with the same command and --resume\n";
+        return 130;  // 128 + SIGINT, as a shell reports an interrupted command
+    }
+    std::cout << "wrote " << a.out << " and " << sweep::json_path_for(a.out) << ": "
+              << points.size() << " points, " << failed << " failed\n";
+    return failed ? 1 : 0;
+}
+
+}  // namespace pcisim::cli

@@ -1,0 +1,137 @@
+// pcisim validate: simulate every calibration case, compare with the reference measurements,
+// print the table and write docs/validation.md; optionally the driver-variant predictions.
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+#include "tools/cli/commands.h"
+#include "tools/cli/options.h"
+#include "run/scenario.h"
+#include "run/simulation.h"
+#include "tools/sweep/worker_pool.h"
+#include "tools/validate/calibration_set.h"
+#include "tools/validate/validation_report.h"
+
+namespace po = boost::program_options;
+
+namespace pcisim::cli {
+
+namespace {
+
+// Simulates points in worker processes; the tx_pps of each by key (NaN when it failed).
+std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& all,
+                                       std::size_t jobs, std::vector<std::string>& failures) {
+    std::vector<validate::SimPoint> points;
+    std::map<std::string, double> pps;
+    for (const auto& p : all)
+        if (pps.emplace(p.key(), std::nan("")).second) points.push_back(p);
+    sweep::PoolOptions options;
+    options.parallel = jobs;
+    // Each scenario file is read once, here; a file that does not load fails its points in
+    // the workers, with its own error.
+    auto path = [](const validate::SimPoint& p) {
+        return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + p.scenario + ".json";
+    };
+    std::map<std::string, Scenario> files;
+    for (const auto& p : points) {
+        if (files.count(p.scenario)) continue;
+        try {
+            files.emplace(p.scenario, Scenario::load(path(p)));
+        } catch (const ScenarioError&) {
+        }
+    }
+    auto point_scenario = [&](std::size_t i) {
+        const validate::SimPoint& p = points[i];
+        std::vector<std::string> sets = p.sets;
+        sets.push_back("packet.size=" + std::to_string(p.size));
+        auto file = files.find(p.scenario);
+        return file == files.end() ? Scenario::load(path(p), sets) : file->second.with(sets);
+    };
+    auto job = [&](std::size_t i) {
+        Scenario s = point_scenario(i);
+        Simulation sim(s);
+        nlohmann::json r = sim.run();
+        return nlohmann::json{{"tx_pps", r["tx_pps"]}};
+    };
+    std::size_t done = 0;
+    auto on_done = [&](std::size_t i, const sweep::JobOutcome& o) {
+        if (o.ok)
+            pps[points[i].key()] = o.result["tx_pps"].get<double>();
+        else
+            failures.push_back(points[i].key() + ": " + o.error);
+        if (++done % 20 == 0 || done == points.size())
+            std::cerr << "validate: " << done << "/" << points.size() << " simulations\n";
+    };
+    sweep::run_jobs(points.size(), job, options, on_done);
+    return pps;
+}
+
+}  // namespace
+
+int validate(const Args& args) {
+    std::string case_id, doc, json_out;
+    std::size_t jobs = sweep::default_parallelism();
+    bool predictions = false;
+    po::options_description opts("pcisim validate [--case ID] [-j N] [--doc FILE] [--predictions]");
+    opts.add_options()("help,h", "this help")(
+        "case", po::value<std::string>(&case_id), "only the calibration case with this id")(
+        "jobs,j", po::value<std::size_t>(&jobs), "simulations at once (default: cores)")(
+        "doc", po::value<std::string>(&doc),
+        "write the report (Markdown) here, e.g. docs/validation.md")(
+        "json", po::value<std::string>(&json_out), "write every check as JSON")(
+        "predictions", po::bool_switch(&predictions),
+        "also simulate the driver variants on every platform (the predictions section)");
+    try {
+        po::variables_map vm;
+        if (!parse_options(args, opts, vm)) return 0;
+    } catch (const po::error& e) {
+        std::cerr << "pcisim validate: " << e.what() << "\n";
+        return 2;
+    }
+    if (jobs == 0) jobs = 1;
+    try {
+        auto set = validate::CalibrationSet::load(std::string(PCISIM_SOURCE_DIR) +
+                                                  "/scenarios/calibration.json");
+        if (!case_id.empty() && !set.has_case(case_id)) {
+            std::cerr << "pcisim validate: --case " << case_id
+                      << " is not a calibration case; see scenarios/calibration.json\n";
+            return 2;
+        }
+        std::vector<validate::SimPoint> points = set.points(case_id);
+        std::vector<validate::Prediction> grid;
+        if (predictions) {
+            grid = validate::prediction_grid(set.predictions());
+            for (const auto& g : grid) points.push_back(g.point);
+        }
+        std::vector<std::string> failures;
+        auto pps = simulate(points, jobs, failures);
+        auto lookup = [&](const validate::SimPoint& p) { return pps.at(p.key()); };
+        auto checks = set.evaluate(lookup, case_id);
+        auto summary = set.summarize(checks);
+        for (auto& g : grid) g.pps = pps.at(g.point.key());
+        std::cout << validate::table_text(checks, summary, set.tolerances());
+        for (const auto& f : failures) std::cout << "failed simulation: " << f << "\n";
+        if (!doc.empty()) {
+            std::ofstream out(doc);
+            out << validate::report_markdown(
+                checks, summary, set.tolerances(), grid,
+                set.predictions().value("notes", std::vector<std::string>{}));
+            if (!out) throw std::runtime_error("cannot write " + doc);
+        }
+        if (!json_out.empty()) {
+            std::ofstream out(json_out);
+            out << validate::to_json(checks, summary, grid).dump(2) << "\n";
+        }
+        return summary.ok && failures.empty() ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "pcisim validate: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace pcisim::cli

@@ -1,0 +1,444 @@
+#include "tools/explain/critical_path.h"
+
+#include <algorithm>
+#include <functional>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+
+#include "tools/explain/step_intervals.h"
+
+namespace pcisim {
+
+using nlohmann::json;
+
+namespace {
+
+// The modules of port 0, as Simulation names them.
+const char* const kNicPort = "nic.port0";
+const char* const kMac = "nic.port0.mac";
+const char* const kCpu = "cpu0";
+const char* const kNicMaster = "nic";
+
+struct Span {
+    Picos start, end;
+    int channel;
+};
+struct Segment {
+    Picos start, end;
+    int label;
+};
+
+// Cuts [a, b) at every span edge and labels each piece by the spans active over it
+// (`classify` gets the count of active spans per channel); equal neighbours are merged.
+std::vector<Segment> sweep(const std::vector<Span>& spans, int channels, Picos a, Picos b,
+                           const std::function<int(const std::vector<int>&)>& classify) {
+    std::vector<std::tuple<Picos, int, int>> edges;  // time, +1/-1, channel
+    for (const auto& s : spans) {
+        if (s.end <= s.start) continue;
+        edges.emplace_back(s.start, +1, s.channel);
+        edges.emplace_back(s.end, -1, s.channel);
+    }
+    std::sort(edges.begin(), edges.end());
+    std::vector<int> active(channels, 0);
+    std::size_t i = 0;
+    auto apply = [&] { active[std::get<2>(edges[i])] += std::get<1>(edges[i]); ++i; };
+    while (i < edges.size() && std::get<0>(edges[i]) <= a) apply();
+    std::vector<Segment> out;
+    for (Picos t = a; t < b;) {
+        Picos next = i < edges.size() ? std::min(std::get<0>(edges[i]), b) : b;
+        int label = classify(active);
+        if (!out.empty() && out.back().label == label) out.back().end = next;
+        else out.push_back({t, next, label});
+        t = next;
+        while (i < edges.size() && std::get<0>(edges[i]) <= t) apply();
+    }
+    return out;
+}
+
+// --- NIC DMA engine --------------------------------------------------------------------
+// Channels: the engine's steps in priority order (the read slot first: while a read is in
+// flight the next data read cannot start), then the NIC's bus activity, reads and writes apart.
+enum EngineChannel {
+    kDataRead, kDescriptorFetch, kProcessing, kWriteBack, kFifoWait,
+    kReadParts, kWriteParts = kReadParts + 6,  // address, decode, data, turnaround, retry, split
+    kOtherMaster = kWriteParts + 6, kRequestingRead, kRequestingWrite, kEngineChannels
+};
+constexpr int kIdle = kFifoWait + 1;  // step: none of the above
+const char* const kSteps[] = {"data read", "descriptor fetch", "processing", "write-back",
+                              "FIFO wait", "idle"};
+// Mechanisms: the bus parts in channel order, then what a step does without bus activity.
+enum Mechanism {
+    mAddress, mDecode, mData, mTurnaround, mRetry, mSplit, mOtherMaster, mArbitration,
+    mReadLatency, mWriteQueued, mProcessing, mFifo, mIdle, kMechanisms
+};
+const char* const kMechanismNames[] = {
+    "address/attribute phases",
+    "DEVSEL, read turnaround, wait states",
+    "data phases",
+    "turnaround",
+    "retry attempts (address, DEVSEL, STOP#, turnaround)",
+    "split response",
+    "bus held by another master",
+    "arbitration (REQ# to FRAME#)",
+    "read latency (back-off, split wait: bridge and memory)",
+    "waiting to request the bus (clock edge, queued behind a NIC read)",
+    "internal processing (nic.packet_processing_ns)",
+    "TX FIFO full",
+    "no packet ready (waiting for the driver)",
+};
+
+int active_part(const std::vector<int>& on, int first) {
+    for (int c = first; c < first + 6; ++c)
+        if (on[c]) return c - first;
+    return -1;
+}
+
+// A NIC transaction on the bus belongs to the step that issued it (reads: the data read or
+// descriptor fetch in flight; writes: the write-back); otherwise the highest-priority step.
+int engine_label(const std::vector<int>& on) {
+    int read_step = on[kDescriptorFetch] && !on[kDataRead] ? kDescriptorFetch : kDataRead;
+    if (int part = active_part(on, kReadParts); part >= 0) return read_step * kMechanisms + part;
+    if (int part = active_part(on, kWriteParts); part >= 0) return kWriteBack * kMechanisms + part;
+    int step = kIdle;
+    for (int s = kDataRead; s <= kFifoWait; ++s)
+        if (on[s]) { step = s; break; }
+    int requesting = step == kWriteBack ? on[kRequestingWrite] : on[kRequestingRead];
+    int mech;
+    switch (step) {
+    case kProcessing: mech = mProcessing; break;
+    case kFifoWait: mech = mFifo; break;
+    case kIdle: mech = mIdle; break;
+    default:
+        if (requesting) mech = on[kOtherMaster] ? mOtherMaster : mArbitration;
+        else mech = step == kWriteBack ? mWriteQueued : mReadLatency;
+    }
+    return step * kMechanisms + mech;
+}
+
+bool is_nic(const BusTransaction& t, int nic) { return t.master == nic || t.requester == nic; }
+
+std::vector<Span> engine_spans(const Recording& rec, const std::vector<StepInterval>& steps) {
+    std::vector<Span> spans;
+    for (const auto& s : steps) {
+        if (s.module != kNicPort) continue;
+        switch (s.step) {
+        case TraceStep::DataRead: spans.push_back({s.start, s.end, kDataRead}); break;
+        case TraceStep::Processing: spans.push_back({s.start, s.end, kProcessing}); break;
+        case TraceStep::WriteBack: spans.push_back({s.start, s.end, kWriteBack}); break;
+        case TraceStep::DescriptorFetch: spans.push_back({s.start, s.end, kDescriptorFetch}); break;
+        case TraceStep::FifoWait: spans.push_back({s.start, s.end, kFifoWait}); break;
+        default: break;
+        }
+    }
+    const BusInfo& bus = rec.bus();
+    auto it = std::find(bus.masters.begin(), bus.masters.end(), kNicMaster);
+    int nic = it == bus.masters.end() ? -1 : static_cast<int>(it - bus.masters.begin());
+    const Picos clk = bus.period;
+    for (const auto& w : rec.data_waits()) {
+        const BusTransaction& t = rec.transactions()[w.transaction];
+        if (is_nic(t, nic))  // the decode channel outranks the data phases it interrupts
+            spans.push_back({w.start, w.end, (t.command == BusCommand::MemWrite ? kWriteParts : kReadParts) + mDecode});
+    }
+    for (const auto& t : rec.transactions()) {
+        if (!is_nic(t, nic)) {
+            spans.push_back({t.start, t.end, kOtherMaster});
+            continue;
+        }
+        // Split completions carry the NIC's read data.
+        bool write = t.command == BusCommand::MemWrite;
+        int parts = write ? kWriteParts : kReadParts;
+        if (t.master == nic) spans.push_back({t.request, t.start, write ? kRequestingWrite : kRequestingRead});
+        if (t.termination == Termination::Retry) {
+            spans.push_back({t.start, t.end, parts + mRetry});
+        } else if (t.termination == Termination::SplitResponse) {
+            spans.push_back({t.start, t.end, parts + mSplit});
+        } else {
+            Picos addressed = t.start + (bus.kind == BusKind::PciX ? 2 : 1) * clk;
+            Picos last = t.end - bus.turnaround_clocks * clk;
+            spans.push_back({t.start, addressed, parts + mAddress});
+            spans.push_back({addressed, t.data_start, parts + mDecode});
+            spans.push_back({t.data_start, last, parts + mData});
+            spans.push_back({last, t.end, parts + mTurnaround});
+        }
+    }
+    return spans;
+}
+
+std::string engine_text(int label) {
+    return std::string(kSteps[label / kMechanisms]) + ": " + kMechanismNames[label % kMechanisms];
+}
+
+// --- CPU and wire -----------------------------------------------------------------------
+const char* const kCpuParts[] = {"register-read stall", "interrupt handler", "timer",
+                                 "xmit (pktgen, driver)", "waiting (queue stopped)"};
+const char* const kWireParts[] = {"frame (preamble, frame, FCS)", "inter-packet gap", "idle"};
+
+std::vector<Span> module_spans(const std::vector<StepInterval>& steps, const char* module,
+                               const std::vector<TraceStep>& order) {
+    std::vector<Span> spans;
+    for (const auto& s : steps) {
+        if (s.module != module || s.instant) continue;
+        auto it = std::find(order.begin(), order.end(), s.step);
+        if (it != order.end()) spans.push_back({s.start, s.end, static_cast<int>(it - order.begin())});
+    }
+    return spans;
+}
+
+int first_active(const std::vector<int>& on) {
+    for (std::size_t c = 0; c < on.size(); ++c)
+        if (on[c]) return static_cast<int>(c);
+    return static_cast<int>(on.size());
+}
+
+double ns(Picos t) { return static_cast<double>(t) * 1e-3; }
+
+// Per-packet totals of each label, in label order.
+std::map<int, Picos> totals(const std::vector<Segment>& segments) {
+    std::map<int, Picos> sum;
+    for (const auto& s : segments) sum[s.label] += s.end - s.start;
+    return sum;
+}
+
+std::string transaction_text(const BusTransaction& t, const BusInfo& bus) {
+    std::ostringstream o;
+    const Picos clk = bus.period;
+    o << bus.masters.at(t.master) << " "
+      << (t.command == BusCommand::MemRead ? "read" : t.command == BusCommand::MemWrite ? "write" : "split completion")
+      << " " << to_string(t.termination);
+    if (t.bytes_done) o << ", " << t.bytes_done << " B";
+    o << ": " << (t.end - t.start) / clk << " clocks";
+    if (t.termination != Termination::Retry && t.termination != Termination::SplitResponse)
+        o << " (first data in clock " << (t.data_start - t.start) / clk << ")";
+    if (t.request < t.start) o << ", REQ# " << (t.start - t.request) / clk << " clocks before";
+    return o.str();
+}
+
+}  // namespace
+
+json explain(const Recording& rec, const ExplainSetup& setup) {
+    const std::vector<StepInterval> steps = step_intervals(rec);
+    const BusInfo& bus = rec.bus();
+    const double B = bus.bytes_per_s();
+    auto byte_times = [&](double ns_value) { return ns_value * B / 1e9; };
+
+    // The analysed span: port 0's wire ends, first to last.
+    std::vector<std::pair<Picos, std::int64_t>> ends;
+    for (const auto& s : steps)
+        if (s.module == kMac && s.step == TraceStep::Wire && s.end < rec.window().to)
+            ends.emplace_back(s.end, s.packet);
+    std::sort(ends.begin(), ends.end());
+    if (ends.size() < 3)
+        throw std::runtime_error("explain: only " + std::to_string(ends.size()) +
+                                 " frames left port 0 in the window; make the window longer");
+    const Picos a = ends.front().first, b = ends.back().first;
+    const double n = static_cast<double>(ends.size() - 1);
+    const double period = ns(b - a) / n;
+    auto per_packet = [&](Picos total) { return ns(total) / n; };
+
+    json parts_of;  // resource -> parts
+    // NIC DMA engine.
+    auto engine = sweep(engine_spans(rec, steps), kEngineChannels, a, b, engine_label);
+    auto engine_sum = totals(engine);
+    json engine_parts = json::array();
+    std::vector<Picos> by_mechanism(kMechanisms, 0);
+    Picos engine_idle = 0, fifo = 0;
+    for (int step : std::initializer_list<int>{kDescriptorFetch, kFifoWait, kDataRead, kProcessing,
+                                               kWriteBack, kIdle}) {  // the order of one packet
+        for (int m = 0; m < kMechanisms; ++m) {
+            auto it = engine_sum.find(step * kMechanisms + m);
+            if (it == engine_sum.end()) continue;
+            by_mechanism[m] += it->second;
+            if (step == kIdle) engine_idle += it->second;
+            if (step == kFifoWait) fifo += it->second;
+            double v = per_packet(it->second);
+            engine_parts.push_back({{"step", kSteps[step]}, {"mechanism", kMechanismNames[m]},
+                                    {"ns", v}, {"byte_times", byte_times(v)}});
+        }
+    }
+    parts_of["nic_engine"] = engine_parts;
+
+    // The engine's k by mechanism: everything but the s byte-times of the packet's own data.
+    json engine_k = json::array();
+    for (int m = 0; m < kMechanisms; ++m) {
+        if (by_mechanism[m] == 0) continue;
+        double bt = byte_times(per_packet(by_mechanism[m]));
+        std::string what = kMechanismNames[m];
+        if (m == mData) bt -= setup.packet_size, what = "data phases beyond s (descriptors, write-backs, alignment)";
+        engine_k.push_back({{"mechanism", what}, {"byte_times", bt}});
+    }
+
+    auto simple = [&](const char* module, const std::vector<TraceStep>& order,
+                      const char* const* names) {
+        auto segments = sweep(module_spans(steps, module, order), static_cast<int>(order.size()), a,
+                              b, first_active);
+        json parts = json::array();
+        Picos last = 0;
+        for (const auto& [label, total] : totals(segments)) {
+            double v = per_packet(total);
+            parts.push_back({{"step", names[label]}, {"ns", v}, {"byte_times", byte_times(v)}});
+            if (label == static_cast<int>(order.size())) last = total;
+        }
+        return std::make_pair(parts, last);  // `last`: the time with none of the steps
+    };
+    auto [cpu_parts, cpu_waiting] =
+        simple(kCpu, {TraceStep::MmioRead, TraceStep::InterruptHandler, TraceStep::Timer, TraceStep::Xmit}, kCpuParts);
+    auto [wire_parts, wire_idle] = simple(kMac, {TraceStep::Wire, TraceStep::Gap}, kWireParts);
+    parts_of["cpu"] = cpu_parts;
+    parts_of["wire"] = wire_parts;
+
+    std::vector<Span> all_bus;
+    for (const auto& t : rec.transactions()) all_bus.push_back({t.start, t.end, 0});
+    Picos bus_busy = 0;
+    for (const auto& s : sweep(all_bus, 1, a, b, first_active))
+        if (s.label == 0) bus_busy += s.end - s.start;
+
+    // Resources: busy time per packet; the busiest sets the rate.
+    struct Resource { std::string key, name; Picos busy; };
+    std::vector<Resource> resources = {
+        {"wire", "wire (1 Gb/s)", (b - a) - wire_idle},
+        {"nic_engine", "NIC DMA engine (bus latency chain)", (b - a) - engine_idle - fifo},
+        {"cpu", "CPU (pktgen, driver, register reads)", (b - a) - cpu_waiting},
+        {"bus", "bus bandwidth (all masters)", bus_busy},
+    };
+    std::stable_sort(resources.begin(), resources.end(),
+                     [](const Resource& x, const Resource& y) { return x.busy > y.busy; });
+    std::string limiter = resources[0].key;
+    std::string limiter_name = resources[0].name;
+    // The engine mostly waiting for FIFO room while the wire is not saturated: the FIFO is too
+    // small to keep the wire busy (store-and-forward).
+    if (limiter != "wire" && fifo > (b - a) / 2) limiter = "fifo", limiter_name = "TX FIFO room";
+    json res = json::array();
+    for (const auto& r : resources)
+        res.push_back({{"resource", r.key}, {"name", r.name}, {"busy_ns_per_packet", per_packet(r.busy)},
+                       {"busy_fraction", static_cast<double>(r.busy) / static_cast<double>(b - a)},
+                       {"pps_if_alone", r.busy ? json(1e12 * n / static_cast<double>(r.busy)) : json()}});
+    std::string decomposed = limiter == "wire" || limiter == "cpu" ? limiter : "nic_engine";
+    double sum = 0;
+    for (const auto& p : parts_of[decomposed]) sum += p["ns"].get<double>();
+    // k = period - s in byte-times, by what the limiting resource spends it on.
+    json k_parts = engine_k;
+    if (decomposed != "nic_engine") {
+        k_parts = json::array();
+        for (const auto& p : parts_of[decomposed])
+            k_parts.push_back({{"mechanism", p["step"]}, {"byte_times", p["byte_times"]}});
+        k_parts.push_back({{"mechanism", "minus s (the packet's own bytes)"}, {"byte_times", -setup.packet_size}});
+    }
+
+    // A representative packet: the middle frame; one engine period from its first data read.
+    std::int64_t packet = ends[ends.size() / 2].second;
+    auto first_read = [&](std::int64_t p) -> const StepInterval* {
+        for (const auto& s : steps)
+            if (s.module == kNicPort && s.step == TraceStep::DataRead && s.packet == p) return &s;
+        return nullptr;
+    };
+    Picos t0 = ends[ends.size() / 2 - 1].first, t1 = ends[ends.size() / 2].first;
+    const StepInterval *r0 = first_read(packet), *r1 = first_read(packet + 1);
+    if (r0 && r1) t0 = r0->start, t1 = r1->start;
+    json entries = json::array();
+    auto entry = [&](Picos s, Picos e, const std::string& track, const std::string& what) {
+        entries.push_back({{"t_ns", ns(s) - ns(t0)}, {"dur_ns", ns(e - s)}, {"track", track},
+                           {"what", what}, {"byte_times", byte_times(ns(e - s))}});
+    };
+    for (const auto& s : sweep(engine_spans(rec, steps), kEngineChannels, t0, t1, engine_label))
+        entry(s.start, s.end, "critical path (NIC engine)", engine_text(s.label));
+    for (const auto& t : rec.transactions())
+        if (t.end > t0 && t.start < t1) entry(t.start, t.end, "bus", transaction_text(t, bus));
+    for (const auto& s : steps) {
+        bool own = s.packet == packet && s.port == 0 && (s.module == kNicPort || s.module == kMac);
+        bool overlaps = s.end >= t0 && s.start < t1 && s.module.find("port0") == std::string::npos;
+        if (!own && !overlaps) continue;
+        std::string what = to_string(s.step);
+        if (s.packet >= 0) what += " #" + std::to_string(s.packet);
+        entry(s.start, s.end, s.module, what);
+    }
+    std::stable_sort(entries.begin(), entries.end(), [](const json& x, const json& y) {
+        return x["t_ns"].get<double>() < y["t_ns"].get<double>();
+    });
+
+    double measured = setup.measured_pps > 0 ? 1e9 * setup.ports / setup.measured_pps : 0;
+    double period_bt = byte_times(period);
+    return {
+        {"bus", {{"kind", bus.kind == BusKind::Pci ? "pci" : "pcix"}, {"width_bits", bus.width_bits},
+                 {"clock_mhz", bus.clock_mhz}, {"bytes_per_s", B}, {"byte_time_ns", 1e9 / B}}},
+        {"packet_size", setup.packet_size},
+        {"window", {{"from_us", ns(rec.window().from) / 1000}, {"to_us", ns(rec.window().to) / 1000},
+                    {"analysed_from_us", ns(a) / 1000}, {"analysed_to_us", ns(b) / 1000},
+                    {"packets", ends.size() - 1}}},
+        {"period_ns", period},
+        {"measured_period_ns", measured},
+        {"period_byte_times", period_bt},
+        {"k_byte_times", period_bt - setup.packet_size},
+        {"limiter", limiter},
+        {"limiter_name", limiter_name},
+        {"next_bottleneck", resources[1].busy ? resources[1].key : "none"},
+        {"next_bottleneck_name", resources[1].busy ? resources[1].name : "none (nothing else is busy)"},
+        {"resources", res},
+        {"decomposition", {{"resource", decomposed}, {"parts", parts_of[decomposed]}, {"sum_ns", sum}}},
+        {"k_by_mechanism", k_parts},
+        {"nic_engine_k_by_mechanism", engine_k},
+        {"parts", parts_of},
+        {"timeline", {{"packet", packet}, {"start_us", ns(t0) / 1000}, {"period_ns", ns(t1 - t0)},
+                      {"entries", entries}}},
+    };
+}
+
+std::string explain_text(const json& x) {
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(1);
+    const json& bus = x["bus"];
+    double s = x["packet_size"].get<double>();
+    o << "bus " << bus["kind"].get<std::string>() << " " << bus["width_bits"] << "/"
+      << bus["clock_mhz"].get<double>() << ": B = " << bus["bytes_per_s"].get<double>() / 1e6
+      << " MB/s, one byte-time = " << std::setprecision(3) << bus["byte_time_ns"].get<double>()
+      << " ns" << std::setprecision(1) << "; s = " << s << " B\n";
+    const json& w = x["window"];
+    o << "window " << w["analysed_from_us"].get<double>() << " - " << w["analysed_to_us"].get<double>()
+      << " us (first to last frame end of port 0): " << w["packets"] << " packets\n";
+    o << "period " << x["period_ns"].get<double>() << " ns per packet (run: 1/tx_pps = "
+      << x["measured_period_ns"].get<double>() << " ns) = " << x["period_byte_times"].get<double>()
+      << " byte-times = s + k, k = " << x["k_byte_times"].get<double>() << "\n\n";
+
+    o << "resources, busy per packet:\n";
+    for (const auto& r : x["resources"]) {
+        o << "  " << std::left << std::setw(40) << r["name"].get<std::string>() << std::right
+          << std::setw(9) << r["busy_ns_per_packet"].get<double>() << " ns  " << std::setw(5)
+          << 100 * r["busy_fraction"].get<double>() << " %   alone: " << std::setprecision(0);
+        if (r["pps_if_alone"].is_null()) o << "no limit\n";
+        else o << r["pps_if_alone"].get<double>() << " pps\n";
+        o << std::setprecision(1);
+    }
+    o << "limited by: " << x["limiter_name"].get<std::string>()
+      << "\nnext bottleneck: " << x["next_bottleneck_name"].get<std::string>() << "\n\n";
+
+    const json& d = x["decomposition"];
+    o << "one period, decomposed (" << d["resource"].get<std::string>() << "), per packet:\n";
+    for (const auto& p : d["parts"]) {
+        std::string what = p["step"].get<std::string>();
+        if (p.contains("mechanism")) what += ": " + p["mechanism"].get<std::string>();
+        o << "  " << std::left << std::setw(76) << what << std::right << std::setw(9)
+          << p["ns"].get<double>() << " ns " << std::setw(8) << p["byte_times"].get<double>() << " byte-times\n";
+    }
+    o << "  " << std::left << std::setw(76) << "sum" << std::right << std::setw(9)
+      << d["sum_ns"].get<double>() << " ns\n\n";
+
+    o << "k = " << x["k_byte_times"].get<double>() << " byte-times, by mechanism ("
+      << d["resource"].get<std::string>() << "):\n";
+    for (const auto& p : x["k_by_mechanism"])
+        o << "  " << std::left << std::setw(76) << p["mechanism"].get<std::string>() << std::right
+          << std::setw(8) << p["byte_times"].get<double>() << "\n";
+
+    const json& t = x["timeline"];
+    o << "\ntimeline of packet " << t["packet"] << " (one engine period of "
+      << t["period_ns"].get<double>() << " ns from its data read at " << std::setprecision(3)
+      << t["start_us"].get<double>() << " us):\n" << std::setprecision(1);
+    o << "  " << std::setw(9) << "t ns" << std::setw(9) << "dur ns" << "  track: what\n";
+    for (const auto& e : t["entries"])
+        o << "  " << std::setw(9) << e["t_ns"].get<double>() << std::setw(9) << e["dur_ns"].get<double>()
+          << "  " << e["track"].get<std::string>() << ": " << e["what"].get<std::string>() << "\n";
+    return o.str();
+}
+
+}  // namespace pcisim

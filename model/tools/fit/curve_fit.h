@@ -1,0 +1,21 @@
+// Fits one pps-vs-size curve regime by regime and describes the result: the JSON written by
+// 'pcisim fit --json' and the text it prints.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/fit/sweep_curves.h"
+
+namespace pcisim::fit {
+
+// {"group", "bus_bytes_per_s", "points", "wire_limited", "steps_at", "pieces": [{"from",
+// "to", "to_inclusive", "points", "free", "fixed"}]}; a fit is {"B_bytes_per_s", "k_bytes",
+// "overhead_us", "rms_rel_residual", "max_rel_residual", "formula"} or null when impossible.
+nlohmann::json fit_curve(const Curve& curve);
+
+// Formulas as engineers write them: "p = 264000000/(s+335) for 60 <= s < 352".
+std::string describe(const nlohmann::json& curve_fit);
+
+}  // namespace pcisim::fit

@@ -1,0 +1,145 @@
+#include "tools/sweep/sweep_axes.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <regex>
+
+#include "run/scenario.h"
+#include "run/schema.h"
+
+namespace pcisim::sweep {
+
+namespace {
+
+using nlohmann::json;
+
+// Sweeps beyond this are almost certainly a typo in STEP.
+constexpr std::size_t kMaxAxisValues = 100000;
+
+UsageError bad(const std::string& spec, const std::string& why) {
+    return UsageError("--vary " + spec + ": " + why);
+}
+
+std::vector<json> parse_range(const std::string& spec, const std::string& text) {
+    std::smatch m;
+    static const std::regex number(R"(\s*(-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?)\s*)");
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (std::size_t colon; (colon = text.find(':', start)) != std::string::npos;
+         start = colon + 1)
+        parts.push_back(text.substr(start, colon - start));
+    parts.push_back(text.substr(start));
+    const std::string form = "expected A:B:STEP with numbers A <= B and STEP > 0, e.g. 60:1500:4";
+    if (parts.size() != 3) throw bad(spec, "\"" + text + "\" is not a range; " + form);
+    bool all_integers = true;
+    double v[3];
+    for (int i = 0; i < 3; ++i) {
+        if (!std::regex_match(parts[i], m, number))
+            throw bad(spec, "\"" + parts[i] + "\" is not a number; " + form);
+        v[i] = std::strtod(m[1].str().c_str(), nullptr);  // +-inf when too large: no throw
+        if (!std::isfinite(v[i])) throw bad(spec, "\"" + parts[i] + "\" is too large; " + form);
+        all_integers = all_integers && !m[2].matched && !m[3].matched;
+    }
+    if (v[2] <= 0 || v[0] > v[1]) throw bad(spec, "\"" + text + "\" is an empty range; " + form);
+    // Count steps instead of accumulating, so 0.1 steps do not drift past B.
+    double n = std::floor((v[1] - v[0]) / v[2] + 1e-9);
+    if (n + 1 > kMaxAxisValues)
+        throw bad(spec, "\"" + text + "\" has more than " + std::to_string(kMaxAxisValues) +
+                            " values; " + form);
+    std::vector<json> values;
+    for (long i = 0; i <= static_cast<long>(n); ++i) {
+        double x = v[0] + i * v[2];
+        if (all_integers)
+            values.emplace_back(static_cast<long long>(std::llround(x)));
+        else
+            values.emplace_back(x);
+    }
+    return values;
+}
+
+std::vector<json> parse_list(const std::string& spec, const std::string& text) {
+    std::vector<json> values;
+    std::size_t start = 0;
+    while (true) {
+        std::size_t comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+        if (item.empty())
+            throw bad(spec, "empty value in the list; expected KEY=V1,V2,... e.g. "
+                            "bus.clock_mhz=33,66");
+        values.push_back(parse_value(item));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return values;
+}
+
+}  // namespace
+
+Axis parse_axis(const std::string& spec) {
+    std::size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+        throw bad(spec, "expected KEY=V1,V2,... or KEY=A:B:STEP, e.g. packet.size=60:1500:4");
+    Axis axis;
+    axis.key = spec.substr(0, eq);
+    std::string text = spec.substr(eq + 1);
+    // A colon marks a range unless the value is a quoted JSON string.
+    bool range = text.find(':') != std::string::npos && text.find('"') == std::string::npos;
+    axis.values = range ? parse_range(spec, text) : parse_list(spec, text);
+    return axis;
+}
+
+void check_key_known(const std::string& key, const std::string& spec) {
+    // "masters.1.enabled" is the schema's "masters[].enabled".
+    static const std::regex index(R"(\.[0-9]+(?=\.|$))");
+    std::string schema_path = std::regex_replace(key, index, "[]");
+    if (!find_param(schema_path))
+        throw UsageError(spec + ": unknown scenario key \"" + key +
+                         "\"; expected a key listed by 'pcisim schema', e.g. bus.clock_mhz");
+}
+
+Shard parse_shard(const std::string& spec) {
+    static const std::regex form(R"(([0-9]+)/([0-9]+))");
+    std::smatch m;
+    Shard s;
+    // Nine digits at most, so stoul cannot overflow.
+    if (std::regex_match(spec, m, form) && m[1].length() <= 9 && m[2].length() <= 9) {
+        s.index = std::stoul(m[1]);
+        s.count = std::stoul(m[2]);
+        if (s.count > 0 && s.index < s.count) return s;
+    }
+    throw UsageError("--shard " + spec + ": expected I/N with 0 <= I < N, e.g. --shard 0/4");
+}
+
+std::size_t point_count(const std::vector<Axis>& axes) {
+    std::size_t n = 1;
+    for (const auto& a : axes) n *= a.values.size();
+    return n;
+}
+
+Point point_at(const std::vector<Axis>& axes, std::size_t index) {
+    Point p{index, std::vector<json>(axes.size())};
+    for (std::size_t i = axes.size(); i-- > 0;) {
+        const auto& vals = axes[i].values;
+        p.values[i] = vals[index % vals.size()];
+        index /= vals.size();
+    }
+    return p;
+}
+
+std::vector<std::string> point_overrides(const std::vector<Axis>& axes, const Point& p) {
+    std::vector<std::string> sets;
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        // As JSON, so that parse_value gives back exactly this value (a string stays a string).
+        sets.push_back(axes[i].key + "=" + p.values[i].dump());
+    }
+    return sets;
+}
+
+std::vector<Point> shard_points(const std::vector<Axis>& axes, const Shard& shard) {
+    std::vector<Point> points;
+    for (std::size_t i = shard.index; i < point_count(axes); i += shard.count)
+        points.push_back(point_at(axes, i));
+    return points;
+}
+
+}  // namespace pcisim::sweep

@@ -1,0 +1,177 @@
+#include "tools/sweep/sweep_table.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "tools/sweep/csv.h"
+
+namespace pcisim::sweep {
+
+using nlohmann::json;
+
+namespace {
+
+void flatten(const json& node, const std::string& prefix,
+             std::map<std::string, json>& out) {
+    auto name = [&](const std::string& key) { return prefix.empty() ? key : prefix + "." + key; };
+    if (node.is_object()) {
+        for (auto it = node.begin(); it != node.end(); ++it) flatten(*it, name(it.key()), out);
+    } else if (node.is_array()) {
+        for (std::size_t i = 0; i < node.size(); ++i) flatten(node[i], name(std::to_string(i)), out);
+    } else if (node.is_number()) {
+        out[prefix] = node;
+    }
+}
+
+std::string cell(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+void write_atomically(const std::string& path, const std::string& text) {
+    std::string tmp = path + ".tmp-" + std::to_string(getpid());
+    {
+        std::ofstream out(tmp);
+        out << text;
+        out.close();
+        if (!out) {
+            std::remove(tmp.c_str());
+            throw std::runtime_error("cannot write " + tmp);
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw std::runtime_error("cannot rename " + tmp + " to " + path);
+    }
+}
+
+std::string csv_text(const SweepTable& table) {
+    std::vector<std::string> cols = columns(table);
+    std::ostringstream out;
+    out << csv_line(cols) << "\n";
+    std::size_t first_metric = table.axes.size() + 2;
+    for (const auto& row : table.rows) {
+        CsvRow cells;
+        for (const auto& v : row.values) cells.push_back(cell(v));
+        cells.push_back(row.ok ? "ok" : "failed");
+        cells.push_back(row.error);
+        for (std::size_t c = first_metric; c < cols.size(); ++c) {
+            auto it = row.metrics.find(cols[c]);
+            cells.push_back(it == row.metrics.end() ? "" : cell(it->second));
+        }
+        out << csv_line(cells) << "\n";
+    }
+    return out.str();
+}
+
+}  // namespace
+
+std::map<std::string, json> flatten_metrics(const json& results) {
+    std::map<std::string, json> out;
+    for (auto it = results.begin(); it != results.end(); ++it)
+        if (it.key() != "scenario") flatten(*it, it.key(), out);
+    return out;
+}
+
+std::vector<std::string> columns(const SweepTable& table) {
+    std::vector<std::string> cols;
+    std::set<std::string> keys;
+    for (const auto& a : table.axes) {
+        cols.push_back(a.key);
+        keys.insert(a.key);
+    }
+    cols.push_back("status");
+    cols.push_back("error");
+    std::set<std::string> metrics;  // sorted: the same columns whichever rows are present
+    for (const auto& row : table.rows)
+        for (const auto& [name, value] : row.metrics)
+            if (!keys.count(name)) metrics.insert(name);
+    cols.insert(cols.end(), metrics.begin(), metrics.end());
+    return cols;
+}
+
+json to_json(const SweepTable& table) {
+    json doc;
+    doc["scenario_file"] = table.scenario_file;
+    doc["sets"] = table.sets;
+    doc["vary"] = json::array();
+    for (const auto& a : table.axes) doc["vary"].push_back({{"key", a.key}, {"values", a.values}});
+    doc["points_total"] = table.points_total;
+    if (table.shard)
+        doc["shard"] = {{"index", table.shard->index}, {"count", table.shard->count}};
+    doc["columns"] = columns(table);
+    doc["rows"] = json::array();
+    for (const auto& row : table.rows) {
+        json values = json::object();
+        for (std::size_t i = 0; i < table.axes.size(); ++i) values[table.axes[i].key] = row.values[i];
+        doc["rows"].push_back({{"point", row.index},
+                               {"values", values},
+                               {"status", row.ok ? "ok" : "failed"},
+                               {"error", row.error},
+                               {"metrics", row.metrics}});
+    }
+    doc["base_scenario"] = table.base_scenario;
+    return doc;
+}
+
+SweepTable table_from_json(const json& doc) {
+    SweepTable t;
+    try {
+        t.scenario_file = doc.at("scenario_file").get<std::string>();
+        t.sets = doc.at("sets").get<std::vector<std::string>>();
+        for (const auto& a : doc.at("vary"))
+            t.axes.push_back({a.at("key").get<std::string>(), a.at("values").get<std::vector<json>>()});
+        t.points_total = doc.at("points_total").get<std::size_t>();
+        if (doc.contains("shard"))
+            t.shard = Shard{doc["shard"].at("index").get<std::size_t>(),
+                            doc["shard"].at("count").get<std::size_t>()};
+        t.base_scenario = doc.at("base_scenario");
+        for (const auto& r : doc.at("rows")) {
+            SweepRow row;
+            row.index = r.at("point").get<std::size_t>();
+            for (const auto& a : t.axes) row.values.push_back(r.at("values").at(a.key));
+            row.ok = r.at("status").get<std::string>() == "ok";
+            row.error = r.at("error").get<std::string>();
+            row.metrics = r.at("metrics").get<std::map<std::string, json>>();
+            t.rows.push_back(std::move(row));
+        }
+    } catch (const json::exception& e) {
+        throw std::runtime_error(std::string("not a pcisim sweep result: ") + e.what());
+    }
+    return t;
+}
+
+std::string json_path_for(const std::string& csv_path) {
+    const std::string ext = ".csv";
+    if (csv_path.size() > ext.size() &&
+        csv_path.compare(csv_path.size() - ext.size(), ext.size(), ext) == 0)
+        return csv_path.substr(0, csv_path.size() - ext.size()) + ".json";
+    return csv_path + ".json";
+}
+
+void write_table(const SweepTable& table, const std::string& csv_path) {
+    write_atomically(json_path_for(csv_path), to_json(table).dump(2) + "\n");
+    write_atomically(csv_path, csv_text(table));
+}
+
+SweepTable read_table(const std::string& csv_path) {
+    std::string path = json_path_for(csv_path);
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path + ": cannot read (the JSON written beside " + csv_path + ")");
+    json doc;
+    try {
+        doc = json::parse(in);
+    } catch (const json::exception& e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+    try {
+        return table_from_json(doc);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+}
+
+}  // namespace pcisim::sweep

@@ -1,0 +1,55 @@
+// The results of a sweep (one row per point) and their two files: OUT.csv for spreadsheets,
+// fit and plots, OUT.json with the same rows plus what is needed to rebuild or merge the sweep.
+//
+// CSV columns: every varied key (in --vary order), "status" (ok/failed), "error", then the
+// metrics: every numeric scalar of the results JSON outside "scenario", flattened with dots
+// ("bus.utilisation", "masters.0.bytes_per_s"), sorted by name.  A metric with the same name
+// as a varied key is left out: the varied column already holds it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/sweep/sweep_axes.h"
+
+namespace pcisim::sweep {
+
+struct SweepRow {
+    std::size_t index = 0;                 // point index in the full product
+    std::vector<nlohmann::json> values;    // one per axis
+    bool ok = false;
+    std::string error;                     // why it failed; empty when ok
+    std::map<std::string, nlohmann::json> metrics;
+};
+
+struct SweepTable {
+    std::string scenario_file;
+    std::vector<std::string> sets;   // the --set overrides common to every point
+    std::vector<Axis> axes;
+    nlohmann::json base_scenario;    // resolved, before the point's own values
+    std::size_t points_total = 0;    // of the whole product, whatever the shard
+    std::optional<Shard> shard;
+    std::vector<SweepRow> rows;      // in point order
+};
+
+// Numeric scalars of a results document outside its "scenario" subtree, by dotted name.
+std::map<std::string, nlohmann::json> flatten_metrics(const nlohmann::json& results);
+
+std::vector<std::string> columns(const SweepTable& table);
+nlohmann::json to_json(const SweepTable& table);
+// Throws std::runtime_error naming what is missing or malformed.
+SweepTable table_from_json(const nlohmann::json& doc);
+
+// The JSON file beside a CSV file: out.csv -> out.json.
+std::string json_path_for(const std::string& csv_path);
+// Writes the CSV and its JSON, each to a temporary file renamed into place, so a reader never
+// sees half a file.  Throws std::runtime_error.
+void write_table(const SweepTable& table, const std::string& csv_path);
+// Reads the JSON beside a sweep CSV.  Throws std::runtime_error.
+SweepTable read_table(const std::string& csv_path);
+
+}  // namespace pcisim::sweep
