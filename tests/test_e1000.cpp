@@ -125,8 +125,8 @@ public:
     void set_interrupt(bool a) override { changes.emplace_back(a, now_ps()); }
 };
 
-Scenario nic_scenario(nlohmann::json nic) {
-    return Scenario::from_json({{"nic", std::move(nic)}}, "test");
+e1000::E1000Params nic_scenario(nlohmann::json nic) {
+    return e1000::E1000Params::from(Scenario::from_json({{"nic", std::move(nic)}}, "test"));
 }
 
 // What the driver does: a ring in host memory, packets with a sequence number at byte 14.

@@ -7,7 +7,7 @@
 #include "platform/host_bridge.h"
 #include "platform/host_memory.h"
 #include "platform/pci_bridge.h"
-#include "run/scenario.h"
+#include "core/sim_time.h"
 
 using namespace pcisim;
 using namespace pcisim::test;
@@ -20,21 +20,28 @@ struct CpuSide : MmioClient {
     void mmio_read_done(std::uint64_t, std::uint32_t v) override { values.push_back({now_ps(), v}); }
 };
 
-Scenario platform(const std::string& extra = "") {
-    return Scenario::from_json(nlohmann::json::parse(R"({
-        "host": {"memory_latency_ns": 300, "line_transfer_ns": 0,
-                 "mmio_down_ns": 100, "mmio_up_ns": 100}, "bridges": [)" + extra + "]}"),
-                               "test");
+// Memory 300 ns to the first line, no time for further lines; register accesses 100 ns each way.
+HostConfig host_config() {
+    HostConfig c;
+    c.memory_latency_ps = 300000;
+    c.line_transfer_ps = 0;
+    c.mmio_down_ps = c.mmio_up_ps = 100000;
+    return c;
+}
+BridgeConfig bridge_config(double up_ns, double down_ns) {
+    BridgeConfig c;
+    c.upstream_latency_ps = ns_to_ps(up_ns);
+    c.downstream_latency_ps = ns_to_ps(down_ns);
+    return c;
 }
 // CPU -> host bridge (100 ns each way) -> PCI 32/33 -> a register target at 0xf0000000.
 struct MmioPath {
-    Scenario s = platform();
-    HostBridge host{"host", s};
+    HostBridge host{"host", host_config()};
     PciBus bus{"bus", bus_config(BusKind::Pci, 32, 33)};
     BridgeFace face{"face", FaceConfig{}, bus, host};
     FixedTarget nic;
     MmioPath() {
-        host.route_mmio(&face, host.mmio_down_latency(), host.mmio_up_latency());
+        host.bind_mmio(face, host.config().mmio_down_ps, host.config().mmio_up_ps);
         nic.answer.devsel = Devsel::Medium;
         bus.attach_target(&nic, 0xf0000000, 0x20000);
     }
@@ -61,7 +68,7 @@ TEST_CASE("a register read that is never answered stops the run after 1 ms") {
     MmioPath path;
     path.nic.answer.kind = TargetOffer::Retry;  // the device retries the read for ever
     HostMemory memory(1 << 20);
-    Cpu cpu("cpu", path.s, path.host, memory);
+    Cpu cpu("cpu", CpuCosts{}, path.host, memory);
     OneRegisterRead software;
     software.cpu = &cpu;
     cpu.run(&software, 0);
@@ -103,36 +110,33 @@ TEST_CASE("a posted register write reaches the device after the path down and on
 }
 
 TEST_CASE("read latency adds up through one and two bridges") {
-    Scenario none = platform();
-    Scenario one = platform(R"({"upstream_latency_ns": 100, "downstream_latency_ns": 50})");
-    Scenario two = platform(R"({"upstream_latency_ns": 100, "downstream_latency_ns": 50},
-                               {"upstream_latency_ns": 40, "downstream_latency_ns": 60})");
-    HostBridge host("host", none);
-    PciBridge b1("b1", one, "bridges.0", host);
-    PciBridge b2a("b2a", two, "bridges.0", host);
-    PciBridge b2b("b2b", two, "bridges.1", b2a);
+    HostBridge host("host", host_config());
+    PciBridge b1("b1", bridge_config(100, 50), host);
+    PciBridge b2a("b2a", bridge_config(100, 50), host);
+    PciBridge b2b("b2b", bridge_config(40, 60), b2a);
     CHECK(host.read_time(0x1000, 64) == 300000);
     CHECK(b1.read_time(0x1000, 64) == 300000 + 150000);
     CHECK(b2b.read_time(0x1000, 64) == 300000 + 150000 + 100000);
 }
 
 TEST_CASE("the host bridge reads whole cache lines") {
-    Scenario s = Scenario::from_json(nlohmann::json::parse(
-        R"({"host": {"memory_latency_ns": 100, "line_transfer_ns": 20}})"), "test");
-    HostBridge host("host", s);
+    HostConfig c;
+    c.memory_latency_ps = 100000;
+    c.line_transfer_ps = 20000;
+    HostBridge host("host", c);
     CHECK(host.read_time(0x1002, 60) == 100000);        // bytes 2..61: one line
     CHECK(host.read_time(0x1002, 64) == 120000);        // bytes 2..65: two lines
     CHECK(host.read_time(0x1000, 512) == 100000 + 7 * 20000);
 }
 
 TEST_CASE("a delayed read through a bridge waits for the sum of the latencies") {
-    Scenario s = platform(R"({"upstream_latency_ns": 100, "downstream_latency_ns": 50})");
-    HostBridge host("host", s);
-    PciBridge bridge("p2p", s, "bridges.0", host);
+    HostBridge host("host", host_config());
+    PciBridge bridge("p2p", bridge_config(100, 50), host);
     PciBus bus("bus", bus_config(BusKind::Pci, 32, 33));
     FaceConfig fc;
     fc.prefetch_bytes = 64;
     BridgeFace face("face", fc, bus, bridge);
+    host.bind_mmio(face, 0, 0);
     TransactionLog log;
     log.attach(bus);
     RecordingMaster m("m", bus);
@@ -146,4 +150,10 @@ TEST_CASE("a delayed read through a bridge waits for the sum of the latencies") 
     CHECK(data.termination == Termination::Completed);
     CHECK(data.start == 26 * kPci33);
     CHECK(log.all[log.all.size() - 2].start == 20 * kPci33);
+}
+
+TEST_CASE("a host bridge whose register accesses have nowhere to go stops at elaboration") {
+    HostBridge host("host", host_config());
+    CHECK_THROWS_WITH(sc_core::sc_start(sc_core::SC_ZERO_TIME),
+                      Catch::Contains("host: register accesses have nowhere to go"));
 }

@@ -30,7 +30,8 @@ std::vector<ParamSpec> face_params(const std::string& prefix) {
     };
 }
 
-FaceConfig FaceConfig::from(const Scenario& s, const std::string& prefix) {
+FaceConfig FaceConfig::from(const Scenario& s, const std::string& prefix,
+                            unsigned cache_line_bytes) {
     FaceConfig c;
     c.delayed_reads = s.text(prefix + ".read_response") == "delayed";
     c.prefetch_bytes = static_cast<std::uint32_t>(s.integer(prefix + ".prefetch_bytes"));
@@ -41,7 +42,7 @@ FaceConfig FaceConfig::from(const Scenario& s, const std::string& prefix) {
     c.prefetch_ahead = s.boolean(prefix + ".prefetch_ahead");
     c.completion_chunk_bytes =
         static_cast<std::uint32_t>(s.integer(prefix + ".completion_chunk_bytes"));
-    c.cache_line_bytes = static_cast<unsigned>(s.integer("host.cache_line_bytes"));
+    c.cache_line_bytes = cache_line_bytes;
     return c;
 }
 

@@ -33,24 +33,27 @@ struct FaceConfig {
     Devsel devsel = Devsel::Medium;
     unsigned initial_latency_limit_clocks = 16;
     std::uint32_t completion_chunk_bytes = 0;  // PCI-X: bytes per split completion; 0 = all
-    unsigned cache_line_bytes = 64;
+    unsigned cache_line_bytes = 64;     // the host's: the unit the buffers hold
 
-    static FaceConfig from(const Scenario& s, const std::string& prefix);
+    // The face's keys under `prefix` ("host", "bridges.1"); the line size is the host's.
+    static FaceConfig from(const Scenario& s, const std::string& prefix,
+                           unsigned cache_line_bytes);
 };
 
 // Parameters every bridge face has, under `prefix` ("host", "bridges[]").
 std::vector<ParamSpec> face_params(const std::string& prefix);
 
-class BridgeFace : public sc_core::sc_module, public BusMaster, public BusTarget {
+class BridgeFace : public sc_core::sc_module, public BusMaster, public BusTarget,
+                   public MmioTarget {
 public:
     SC_HAS_PROCESS(BridgeFace);
     BridgeFace(sc_core::sc_module_name name, const FaceConfig& config, PciBus& bus,
                const MemoryPath& up);
 
     // CPU register accesses arriving at this face at `at` (>= now).
-    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at);
+    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) override;
     void mmio_read(std::uint64_t addr, Picos at, Picos return_latency, MmioClient* client,
-                   std::uint64_t tag);
+                   std::uint64_t tag) override;
 
     TargetOffer offer(const BusTransaction& t, Picos start) override;
     void complete(BusTransaction& t) override;

@@ -57,24 +57,25 @@ std::vector<ParamSpec> cpu_params() {
 CpuCosts CpuCosts::from(const Scenario& s) {
     CpuCosts c;
     c.clock_mhz = s.number("cpu.clock_mhz");
-    c.pktgen_loop = s.number("cpu.cycles.pktgen_loop");
-    c.skb_alloc = s.number("cpu.cycles.skb_alloc");
-    c.skb_fill_per_byte = s.number("cpu.cycles.skb_fill_per_byte");
-    c.xmit_frame = s.number("cpu.cycles.xmit_frame");
-    c.per_descriptor = s.number("cpu.cycles.per_descriptor");
-    c.clean_per_packet = s.number("cpu.cycles.clean_per_packet");
-    c.skb_free = s.number("cpu.cycles.skb_free");
-    c.poll = s.number("cpu.cycles.poll");
-    c.interrupt_entry_exit = s.number("cpu.cycles.interrupt_entry_exit");
-    c.timer_tick = s.number("cpu.cycles.timer_tick");
-    c.mmio_write = ns_to_ps(s.number("cpu.mmio_write_ns"));
-    c.interrupt_latency = ns_to_ps(s.number("cpu.interrupt_latency_ns"));
+    c.pktgen_loop_cycles = s.number("cpu.cycles.pktgen_loop");
+    c.skb_alloc_cycles = s.number("cpu.cycles.skb_alloc");
+    c.skb_fill_cycles_per_byte = s.number("cpu.cycles.skb_fill_per_byte");
+    c.xmit_frame_cycles = s.number("cpu.cycles.xmit_frame");
+    c.per_descriptor_cycles = s.number("cpu.cycles.per_descriptor");
+    c.clean_per_packet_cycles = s.number("cpu.cycles.clean_per_packet");
+    c.skb_free_cycles = s.number("cpu.cycles.skb_free");
+    c.poll_cycles = s.number("cpu.cycles.poll");
+    c.interrupt_entry_exit_cycles = s.number("cpu.cycles.interrupt_entry_exit");
+    c.timer_tick_cycles = s.number("cpu.cycles.timer_tick");
+    c.mmio_write_ps = ns_to_ps(s.number("cpu.mmio_write_ns"));
+    c.interrupt_latency_ps = ns_to_ps(s.number("cpu.interrupt_latency_ns"));
     return c;
 }
 
-Cpu::Cpu(sc_core::sc_module_name name, const Scenario& s, HostBridge& host, HostMemory& memory)
+Cpu::Cpu(sc_core::sc_module_name name, const CpuCosts& costs, HostBridge& host,
+         HostMemory& memory)
     : sc_core::sc_module(name),
-      costs_(CpuCosts::from(s)),
+      costs_(costs),
       cycle_ps_(1e6 / costs_.clock_mhz),
       host_(host),
       memory_(memory) {
@@ -116,14 +117,14 @@ void Cpu::service_events() {
         if (interrupt_due()) {
             ++totals_.interrupts;
             trace::emit(TraceStep::InterruptHandler, TracePhase::Begin, name(), now());
-            charge(costs_.interrupt_entry_exit);
+            charge(costs_.interrupt_entry_exit_cycles);
             software_->interrupt();
             trace::emit(TraceStep::InterruptHandler, TracePhase::End, name(), now());
         } else if (timer_period_ && now_ps() >= next_timer_) {
             ++totals_.timer_ticks;
             next_timer_ += timer_period_;
             trace::emit(TraceStep::Timer, TracePhase::Begin, name(), now());
-            charge(costs_.timer_tick);
+            charge(costs_.timer_tick_cycles);
             software_->timer();
             trace::emit(TraceStep::Timer, TracePhase::End, name(), now());
         } else {
@@ -161,7 +162,7 @@ void Cpu::main_loop() {
 void Cpu::mmio_write(std::uint64_t addr, std::uint32_t value) {
     ++totals_.mmio_writes;
     host_.mmio_write(addr, value, now());
-    pending_ += costs_.mmio_write;
+    pending_ += costs_.mmio_write_ps;
 }
 
 // The read leaves at the CPU's own time (like a posted write); the CPU then stalls until the
@@ -210,8 +211,8 @@ void Cpu::set_interrupt(bool asserted) {
     if (asserted == line_) return;
     line_ = asserted;
     if (asserted) {
-        line_visible_at_ = now_ps() + costs_.interrupt_latency;
-        wake_event_.notify(ps(costs_.interrupt_latency));
+        line_visible_at_ = now_ps() + costs_.interrupt_latency_ps;
+        wake_event_.notify(ps(costs_.interrupt_latency_ps));
     }
 }
 

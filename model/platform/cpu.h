@@ -49,20 +49,24 @@ public:
     virtual bool quiet() const { return false; }
 };
 
-// Cycles per code path (cpu.cycles.*); cpu_params() says what each covers.
+// cpu.*: the clock and the cycles per code path (cpu.cycles.*); cpu_params() says what each
+// covers.
 struct CpuCosts {
-    double clock_mhz;
-    double pktgen_loop, skb_alloc, skb_fill_per_byte, xmit_frame, per_descriptor,
-        clean_per_packet, skb_free, poll, interrupt_entry_exit, timer_tick;
-    Picos mmio_write;         // CPU time to issue a posted register write
-    Picos interrupt_latency;  // INTA# to the handler starting (APIC delivery)
+    double clock_mhz = 2400;
+    double pktgen_loop_cycles = 150, skb_alloc_cycles = 300, skb_fill_cycles_per_byte = 0.1,
+           xmit_frame_cycles = 400, per_descriptor_cycles = 50, clean_per_packet_cycles = 100,
+           skb_free_cycles = 150, poll_cycles = 400, interrupt_entry_exit_cycles = 1000,
+           timer_tick_cycles = 500;
+    Picos mmio_write_ps = 50000;          // CPU time to issue a posted register write
+    Picos interrupt_latency_ps = 500000;  // INTA# to the handler starting (APIC delivery)
     static CpuCosts from(const Scenario& s);
 };
 
 class Cpu : public sc_core::sc_module, public InterruptSink, public MmioClient {
 public:
     SC_HAS_PROCESS(Cpu);
-    Cpu(sc_core::sc_module_name name, const Scenario& s, HostBridge& host, HostMemory& memory);
+    Cpu(sc_core::sc_module_name name, const CpuCosts& costs, HostBridge& host,
+        HostMemory& memory);
 
     void run(CpuSoftware* software, Picos timer_period);  // before sc_start
     // Only when this CPU is the only one handing register accesses to the host bridge (their

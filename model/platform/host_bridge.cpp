@@ -1,6 +1,8 @@
 #include "platform/host_bridge.h"
 
-#include "platform/bridge_face.h"
+#include <stdexcept>
+#include <string>
+
 #include "run/scenario.h"
 #include "run/schema.h"
 #include "core/sim_time.h"
@@ -27,25 +29,38 @@ std::vector<ParamSpec> host_params() {
     return p;
 }
 
-HostBridge::HostBridge(sc_core::sc_module_name name, const Scenario& s)
-    : sc_core::sc_module(name),
-      line_bytes_(static_cast<unsigned>(s.integer("host.cache_line_bytes"))),
-      memory_latency_(ns_to_ps(s.number("host.memory_latency_ns"))),
-      line_time_(ns_to_ps(s.number("host.line_transfer_ns"))),
-      mmio_down_(ns_to_ps(s.number("host.mmio_down_ns"))),
-      mmio_up_(ns_to_ps(s.number("host.mmio_up_ns"))) {}
+HostConfig HostConfig::from(const Scenario& s) {
+    HostConfig c;
+    c.memory_bytes = static_cast<std::uint64_t>(s.integer("host.memory_mib")) << 20;
+    c.cache_line_bytes = static_cast<unsigned>(s.integer("host.cache_line_bytes"));
+    c.memory_latency_ps = ns_to_ps(s.number("host.memory_latency_ns"));
+    c.line_transfer_ps = ns_to_ps(s.number("host.line_transfer_ns"));
+    c.mmio_down_ps = ns_to_ps(s.number("host.mmio_down_ns"));
+    c.mmio_up_ps = ns_to_ps(s.number("host.mmio_up_ns"));
+    c.face = FaceConfig::from(s, "host", c.cache_line_bytes);
+    return c;
+}
+
+HostBridge::HostBridge(sc_core::sc_module_name name, const HostConfig& config)
+    : sc_core::sc_module(name), config_(config) {}
 
 Picos HostBridge::read_time(std::uint64_t addr, std::uint32_t bytes) const {
     // Whole lines are read: a buffer that crosses one more line boundary costs one more line.
-    std::uint64_t first = addr / line_bytes_;
-    std::uint64_t last = (addr + (bytes ? bytes : 1) - 1) / line_bytes_;
-    return memory_latency_ + (last - first) * line_time_;
+    std::uint64_t first = addr / config_.cache_line_bytes;
+    std::uint64_t last = (addr + (bytes ? bytes : 1) - 1) / config_.cache_line_bytes;
+    return config_.memory_latency_ps + (last - first) * config_.line_transfer_ps;
 }
 
-void HostBridge::route_mmio(BridgeFace* face, Picos down, Picos up) {
-    face_ = face;
+void HostBridge::bind_mmio(MmioTarget& face, Picos down, Picos up) {
+    face_ = &face;
     route_down_ = down;
     route_up_ = up;
+}
+
+void HostBridge::end_of_elaboration() {
+    if (!face_)
+        throw std::logic_error(std::string(name()) +
+                               ": register accesses have nowhere to go (bind_mmio not called)");
 }
 
 void HostBridge::mmio_write(std::uint64_t addr, std::uint32_t value, Picos issued) {

@@ -22,4 +22,15 @@ public:
     virtual void mmio_read_done(std::uint64_t tag, std::uint32_t value) = 0;
 };
 
+// Where the host bridge sends CPU register accesses: the face that carries them onto the
+// devices' segment.  `at` is when an access arrives there; a read's value goes back up
+// `return_latency` after the face has it.
+class MmioTarget {
+public:
+    virtual ~MmioTarget() = default;
+    virtual void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) = 0;
+    virtual void mmio_read(std::uint64_t addr, Picos at, Picos return_latency,
+                           MmioClient* client, std::uint64_t tag) = 0;
+};
+
 }  // namespace pcisim

@@ -1,6 +1,5 @@
 #include "platform/pci_bridge.h"
 
-#include "platform/bridge_face.h"
 #include "run/scenario.h"
 #include "run/schema.h"
 #include "core/sim_time.h"
@@ -19,12 +18,22 @@ std::vector<ParamSpec> bridge_params() {
     return p;
 }
 
-PciBridge::PciBridge(sc_core::sc_module_name name, const Scenario& s, const std::string& prefix,
+BridgeConfig BridgeConfig::from(const Scenario& s, const std::string& prefix,
+                                unsigned cache_line_bytes) {
+    BridgeConfig c;
+    c.name = s.text(prefix + ".name");
+    c.upstream_latency_ps = ns_to_ps(s.number(prefix + ".upstream_latency_ns"));
+    c.downstream_latency_ps = ns_to_ps(s.number(prefix + ".downstream_latency_ns"));
+    c.face = FaceConfig::from(s, prefix, cache_line_bytes);
+    return c;
+}
+
+PciBridge::PciBridge(sc_core::sc_module_name name, const BridgeConfig& config,
                      const MemoryPath& parent)
     : sc_core::sc_module(name),
       parent_(parent),
-      up_(ns_to_ps(s.number(prefix + ".upstream_latency_ns"))),
-      down_(ns_to_ps(s.number(prefix + ".downstream_latency_ns"))) {}
+      up_(config.upstream_latency_ps),
+      down_(config.downstream_latency_ps) {}
 
 Picos PciBridge::read_time(std::uint64_t addr, std::uint32_t bytes) const {
     return up_ + parent_.read_time(addr, bytes) + down_;

@@ -10,16 +10,27 @@
 
 #include <systemc>
 
+#include "platform/bridge_face.h"
 #include "platform/memory_path.h"
 
 namespace pcisim {
 
 class Scenario;
 
+// bridges[i].* (bridge_params() lists units, defaults and ranges).
+struct BridgeConfig {
+    std::string name = "bridge";
+    Picos upstream_latency_ps = 100000;    // a read request or posted write going up
+    Picos downstream_latency_ps = 100000;  // read data or a register access coming down
+    FaceConfig face;                       // its face on the secondary segment
+    // `prefix` is the array item ("bridges.1"); the face's line size is the host's.
+    static BridgeConfig from(const Scenario& s, const std::string& prefix,
+                             unsigned cache_line_bytes);
+};
+
 class PciBridge : public sc_core::sc_module, public MemoryPath {
 public:
-    PciBridge(sc_core::sc_module_name name, const Scenario& s, const std::string& prefix,
-              const MemoryPath& parent);
+    PciBridge(sc_core::sc_module_name name, const BridgeConfig& config, const MemoryPath& parent);
 
     Picos read_time(std::uint64_t addr, std::uint32_t bytes) const override;
     Picos upstream_latency() const { return up_; }

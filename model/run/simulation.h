@@ -1,6 +1,7 @@
-// Builds the platform a scenario describes (host bridge, bridges, the NIC's bus segment, its
-// masters) and runs it to a steady state.  SystemC elaborates once per process: one
-// Simulation per process.
+// Runs the platform a scenario describes (run/platform.h builds it) to a steady state and
+// measures it: warm-up until the rings have filled, then batches until the rate is stable, the
+// watchdog and the conservation checks throughout; run/results.h reports what was measured.
+// SystemC elaborates once per process: one Simulation per process.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,17 @@
 namespace pcisim {
 
 class Recording;
+
+// simulation.* (simulation_params() lists units, defaults and ranges) and the test-only crash.
+struct RunConfig {
+    Picos warmup_ps = 0, max_warmup_ps = 0, batch_ps = 0;
+    double min_window_us = 0, max_window_us = 0;
+    double stability = 0;        // the rate's relative change in a batch that counts as stable
+    double watchdog_us = 0;      // 0 = off
+    double max_wall_s = 0;       // 0 = no limit
+    Picos crash_at_ps = 0;       // testing.crash_at_us; 0 = never
+    static RunConfig from(const Scenario& s);
+};
 
 class Simulation {
 public:
@@ -35,18 +47,14 @@ private:
     void take_shortcuts();      // lazy MAC wire, CPU run-ahead (unless recording)
     void step(Picos duration);  // simulate, then catch up what is kept lazily
     double measured_rate() const;  // what stability is judged on
-    nlohmann::json results(double window_us, double last_change) const;
-    void reset_statistics();
+    void open_window();
     bool ring_filled() const;  // every transmitting port's queue has stopped once
-    void build_nic();
-    void add_nic_results(nlohmann::json& r, double window_s) const;
+    void check_conservation() const;
 
     const Scenario& scenario_;
+    RunConfig config_;
     std::unique_ptr<Parts> parts_;
     double warmup_us_ = 0;
 };
-
-// The readable summary of a results document.
-std::string summarize(const nlohmann::json& results);
 
 }  // namespace pcisim

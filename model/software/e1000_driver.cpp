@@ -62,7 +62,6 @@ DriverOptions DriverOptions::from(const Scenario& s) {
     o.tdt_from_timer = s.boolean("driver.tdt_from_timer");
     o.clean_at_xmit = static_cast<unsigned>(s.integer("driver.clean_at_xmit"));
     o.cleanup_timer_us = s.number("driver.cleanup_timer_us");
-    o.pcix_82544 = s.text("nic.model") == "82544" && s.text("bus.kind") == "pcix";
     o.ignore_ring_space = s.boolean("testing.driver_ignore_ring_space");
     return o;
 }
@@ -113,7 +112,7 @@ unsigned E1000Driver::descriptors_in_use() const { return options_.ring_size - 1
 
 E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
     const CpuCosts& c = cpu_.costs();
-    cpu_.charge(c.xmit_frame);
+    cpu_.charge(c.xmit_frame_cycles);
     if (options_.clean_at_xmit && descriptors_in_use() > options_.clean_at_xmit)
         wake_if_cleaned(clean_tx_irq());
     // TXD_USE_COUNT: one descriptor per 4 KB; the 82544 workaround may add one per buffer.
@@ -151,7 +150,7 @@ unsigned E1000Driver::tx_map(const Skb& skb) {
         b.owns_skb = false;
         b.dma = skb.data + offset;
         b.length = size;
-        cpu_.charge(c.per_descriptor);
+        cpu_.charge(c.per_descriptor_cycles);
         len -= size;
         offset += size;
         last = i;
@@ -200,7 +199,7 @@ unsigned E1000Driver::free_packet(unsigned first, unsigned eop) {
         free_descriptor(i);
         if (++i == options_.ring_size) i = 0;
     }
-    cpu_.charge(cpu_.costs().clean_per_packet);
+    cpu_.charge(cpu_.costs().clean_per_packet_cycles);
     ++counters_.cleaned;
     return i;
 }
@@ -250,7 +249,7 @@ void E1000Driver::intr() {
     const CpuCosts& c = cpu_.costs();
     std::uint32_t icr = cpu_.mmio_read(bar_ + kIcr);
     if (!icr) return;  // not ours (shared line)
-    cpu_.charge(c.poll);
+    cpu_.charge(c.poll_cycles);
     if (options_.napi) {
         // Mask, flush the posted write with a STATUS read, poll, unmask and flush again.
         cpu_.mmio_write(bar_ + kImc, ~0u);

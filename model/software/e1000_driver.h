@@ -27,8 +27,12 @@ struct DriverOptions {
     bool tdt_from_timer = false;         // write TDT only from the cleanup timer
     unsigned clean_at_xmit = 0;          // clean in xmit when more descriptors are in use
     double cleanup_timer_us = 1000;
-    bool pcix_82544 = false;             // 82544 on a PCI-X bus: the dword-alignment workaround
+    // What probe learns from the device (its ID, STATUS.PCIX_MODE), not a driver.* key: an
+    // 82544 on a PCI-X bus, which needs the dword-alignment workaround.  The platform sets it.
+    bool pcix_82544 = false;
     bool ignore_ring_space = false;      // testing.driver_ignore_ring_space: fault injection
+    // The variants that clean up (and announce packets) from a periodic timer.
+    bool needs_cleanup_timer() const { return notxints || tdt_from_timer; }
     static DriverOptions from(const Scenario& s);
 };
 
@@ -44,7 +48,6 @@ public:
     void intr();                            // the interrupt handler (+ NAPI poll)
     void watchdog_timer();                  // the periodic cleanup timer of the variants
     bool queue_stopped() const { return queue_stopped_; }
-    bool needs_timer() const { return options_.notxints || options_.tdt_from_timer; }
     // See CpuSoftware::quiet: xmit_frame writes descriptors and TDT only and reads
     // device-written memory (DD) only when it cleans (clean_at_xmit), and the driver never
     // unmasks a cause the NIC raises on its own (notxints), so no IMS write of its handlers can

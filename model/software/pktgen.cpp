@@ -31,6 +31,8 @@ PktgenOptions PktgenOptions::from(const Scenario& s) {
     o.count = static_cast<std::uint64_t>(s.integer("pktgen.count"));
     o.clone_skb = static_cast<std::uint64_t>(s.integer("pktgen.clone_skb"));
     o.ipg = ns_to_ps(s.number("pktgen.ipg_ns"));
+    o.enabled = s.boolean("pktgen.enabled");
+    o.ports = static_cast<unsigned>(s.integer("pktgen.ports"));
     return o;
 }
 
@@ -43,7 +45,7 @@ bool Pktgen::has_work() const {
 
 Skb Pktgen::fill_packet() {
     const CpuCosts& c = cpu_.costs();
-    cpu_.charge(c.skb_alloc + c.skb_fill_per_byte * options_.size);
+    cpu_.charge(c.skb_alloc_cycles + c.skb_fill_cycles_per_byte * options_.size);
     Skb skb = pool_.allocate(options_.size);
     std::uint8_t* frame = cpu_.memory().span(skb.data, skb.len);
     std::memset(frame, 0, skb.len);
@@ -57,7 +59,7 @@ void Pktgen::run_once() {
     const CpuCosts& c = cpu_.costs();
     if (options_.ipg && cpu_.now() < next_send_)
         cpu_.charge((next_send_ - cpu_.now()) / 1e6 * c.clock_mhz);
-    cpu_.charge(c.pktgen_loop);
+    cpu_.charge(c.pktgen_loop_cycles);
     if (!have_skb_ || options_.clone_skb == 0 || clone_uses_ >= options_.clone_skb) {
         if (have_skb_) pool_.release(skb_);  // pktgen's own reference
         skb_ = fill_packet();
@@ -78,7 +80,7 @@ void Pktgen::run_once() {
 void Pktgen::free_skb(const Skb& skb) {
     pool_.release(skb);
     // The driver's dev_kfree_skb; the buffer really goes back to the slab only at the last user.
-    if (options_.clone_skb == 0) cpu_.charge(cpu_.costs().skb_free);
+    if (options_.clone_skb == 0) cpu_.charge(cpu_.costs().skb_free_cycles);
 }
 
 }  // namespace pcisim

@@ -8,6 +8,7 @@
 #include "tools/cli/recording_options.h"
 #include "run/scenario.h"
 #include "run/schema.h"
+#include "run/results.h"
 #include "run/simulation.h"
 
 namespace po = boost::program_options;

@@ -1,0 +1,51 @@
+#include "run/measurement.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "core/invariants.h"
+#include "software/pktgen.h"
+
+namespace pcisim {
+
+void FrameCheck::seen(const std::uint8_t* frame, unsigned len, Picos when) {
+    ++frames;
+    if (check_order) {
+        std::uint32_t seq;
+        std::memcpy(&seq, frame + kPktgenSeqOffset, sizeof seq);
+        if (len < kPktgenSeqOffset + 4 || seq != expected_seq)
+            throw InvariantViolation("nic port " + std::to_string(port),
+                                     "sent packet " + std::to_string(seq) + " where packet " +
+                                         std::to_string(expected_seq) + " was next");
+        ++expected_seq;
+    }
+    if (window_frames++ == 0) first = when;
+    last = when;
+}
+
+std::uint64_t window_frames(const std::vector<FrameCheck>& ports) {
+    std::uint64_t n = 0;
+    for (const auto& f : ports) n += f.window_frames;
+    return n;
+}
+
+std::uint64_t frames_since_start(const std::vector<FrameCheck>& ports) {
+    std::uint64_t n = 0;
+    for (const auto& f : ports) n += f.frames;
+    return n;
+}
+
+double window_frame_rate(const std::vector<FrameCheck>& ports, double window_s) {
+    std::uint64_t frames = window_frames(ports);
+    Picos first = 0, last = 0;
+    for (const auto& f : ports) {
+        if (f.window_frames && (first == 0 || f.first < first)) first = f.first;
+        last = std::max(last, f.last);
+    }
+    if (frames > 1 && last > first)
+        return static_cast<double>(frames - 1) / (static_cast<double>(last - first) * 1e-12);
+    return static_cast<double>(frames) / window_s;
+}
+
+}  // namespace pcisim

@@ -1,0 +1,29 @@
+// Reporting: the results document of a measured run (JSON, units in the key names) and its
+// readable summary.  Nothing here simulates or decides when to stop.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "run/measurement.h"
+#include "run/platform.h"
+
+namespace pcisim {
+
+// How the measurement went.
+struct RunWindow {
+    double warmup_us = 0;    // simulated time before the window
+    double window_us = 0;    // the window's length
+    double stability = 0;    // the rate's change in the last batch (NaN: one batch only)
+};
+
+// Not const: the bus settles what it kept lazily before its counters are read.
+nlohmann::json results_document(const nlohmann::json& resolved_scenario, Platform& platform,
+                                const std::vector<FrameCheck>& frames, const RunWindow& window);
+
+// The readable summary of a results document.
+std::string summarize(const nlohmann::json& results);
+
+}  // namespace pcisim
