@@ -103,15 +103,10 @@ void Cpu::sync() {
 
 bool Cpu::interrupt_due() const { return line_ && now_ps() >= line_visible_at_; }
 
-bool Cpu::may_run_ahead() const {
-    if (!run_ahead_ || pending_ == 0 || line_ || !line_quiet_) return false;
-    Picos at = now();
-    return at < horizon_ && (timer_period_ == 0 || at < next_timer_) && software_->has_work() &&
-           software_->quiet();
-}
-
 void Cpu::service_events() {
-    if (may_run_ahead()) return;  // nothing to take before the next iteration, nothing to wait for
+    // Nothing to take before the next iteration, nothing to wait for.
+    if (run_ahead_.may_run_ahead({now(), pending_, line_, timer_period_, next_timer_}, *software_))
+        return;
     for (;;) {
         sync();
         if (interrupt_due()) {

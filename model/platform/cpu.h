@@ -9,12 +9,8 @@
 //
 // Running ahead (allow_run_ahead): when nothing could tell the difference, the CPU does not wait
 // between iterations at all and runs on ahead of the kernel's time, as far as the horizon (the
-// next time the simulation looks at counters).  Nothing can tell while the
-// device promises that its interrupt line stays low (InterruptSink::set_line_quiet), the timer
-// is not due by the CPU's own time, and the software's next iteration is quiet
-// (CpuSoftware::quiet: it writes descriptors, buffers and the tail register, all of which reach
-// the device at their own times, and reads nothing a device writes).  One context switch per
-// packet fewer.
+// next time the simulation looks at counters); platform/cpu_run_ahead.h holds the rule.  One
+// context switch per packet fewer.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +19,7 @@
 
 #include <systemc>
 
+#include "platform/cpu_run_ahead.h"
 #include "platform/memory_path.h"
 #include "core/pci_types.h"
 
@@ -71,8 +68,8 @@ public:
     void run(CpuSoftware* software, Picos timer_period);  // before sc_start
     // Only when this CPU is the only one handing register accesses to the host bridge (their
     // order of arrival must be the order they are handed over in) and no recording watches.
-    void allow_run_ahead(bool on) { run_ahead_ = on; }
-    void set_horizon(Picos t) { horizon_ = t; }  // the next time the simulation looks
+    void allow_run_ahead(bool on) { run_ahead_.allow(on); }
+    void set_horizon(Picos t) { run_ahead_.set_horizon(t); }  // the next time the simulation looks
 
     // The hardware access layer the software uses.
     void charge(double cycles) { pending_ += static_cast<Picos>(cycles * cycle_ps_ + 0.5); }
@@ -83,7 +80,7 @@ public:
     Picos now() const;  // simulated time including cycles charged but not yet waited for
 
     void set_interrupt(bool asserted) override;
-    void set_line_quiet(bool quiet) override { line_quiet_ = quiet; }
+    void set_line_quiet(bool quiet) override { run_ahead_.set_line_quiet(quiet); }
     void mmio_read_done(std::uint64_t tag, std::uint32_t value) override;
 
     struct Totals {
@@ -99,7 +96,6 @@ private:
     void main_loop();
     void sync();              // wait out the cycles charged so far
     void service_events();    // take a due interrupt or timer tick
-    bool may_run_ahead() const;  // the next iteration needs no sync (see the header comment)
     bool interrupt_due() const;
     void check_stall();       // SC_METHOD: a register read outstanding for 1 ms is an error
 
@@ -111,9 +107,7 @@ private:
     Picos timer_period_ = 0, next_timer_ = 0;
     Picos pending_ = 0;
     bool line_ = false;          // INTA# as the CPU sees it
-    bool line_quiet_ = false;    // the device promises the line stays low
-    bool run_ahead_ = false;
-    Picos horizon_ = 0;
+    CpuRunAhead run_ahead_;
     Picos line_visible_at_ = 0;  // after the interrupt delivery latency
     bool read_done_ = false;
     bool reading_ = false;             // a register read is outstanding ...
