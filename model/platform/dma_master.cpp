@@ -36,10 +36,10 @@ DmaMaster::Config DmaMaster::Config::from(const Scenario& s, const std::string& 
     c.read = s.text(prefix + ".op") == "read";
     c.addr = static_cast<std::uint64_t>(s.integer(prefix + ".addr"));
     c.bytes = static_cast<std::uint32_t>(s.integer(prefix + ".bytes"));
-    c.gap = ns_to_ps(s.number(prefix + ".gap_ns"));
+    c.gap_ps = ns_to_ps(s.number(prefix + ".gap_ns"));
     c.random_gap = s.text(prefix + ".gap") == "random";
     c.seed = static_cast<std::uint64_t>(s.integer("simulation.seed")) * 7919 + std::hash<std::string>{}(c.name);
-    c.start = ns_to_ps(s.number(prefix + ".start_ns"));
+    c.start_ps = ns_to_ps(s.number(prefix + ".start_ns"));
     c.count = static_cast<std::uint64_t>(s.integer(prefix + ".count"));
     c.width_bits = static_cast<unsigned>(s.integer(prefix + ".width_bits"));
     return c;
@@ -54,7 +54,7 @@ DmaMaster::DmaMaster(sc_core::sc_module_name name, const Config& config, BusPort
     SC_METHOD(issue);
     sensitive << next_event_;
     dont_initialize();
-    next_event_.notify(ps(config_.start));
+    next_event_.notify(ps(config_.start_ps));
 }
 
 void DmaMaster::issue() {
@@ -75,11 +75,11 @@ void DmaMaster::account(const DmaStats& stats) {
     totals_.preemptions += stats.preemptions;
     totals_.latency_sum += stats.finished - stats.issued;
     totals_.arbitration_sum += stats.arbitration;
-    Picos gap = config_.gap;
+    Picos gap = config_.gap_ps;
     if (config_.random_gap) {
         // Inverse transform of a uniform draw: the same seed gives the same gaps everywhere.
         double u = (static_cast<double>(rng_() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-        gap = static_cast<Picos>(-std::log(u) * static_cast<double>(config_.gap));
+        gap = static_cast<Picos>(-std::log(u) * static_cast<double>(config_.gap_ps));
     }
     next_event_.notify(ps(gap));
 }

@@ -22,11 +22,11 @@ public:
         bool read = true;
         std::uint64_t addr = 0x100000;
         std::uint32_t bytes = 512;
-        Picos gap = 0;      // from one request's completion to the next request (the mean
+        Picos gap_ps = 0;   // from one request's completion to the next request (the mean
                             // when random)
         bool random_gap = false;  // exponentially distributed gaps (independent arrivals)
         std::uint64_t seed = 1;
-        Picos start = 0;
+        Picos start_ps = 0;
         std::uint64_t count = 0;  // requests to make; 0 = no end
         unsigned width_bits = 0;  // 0 = bus width
         static Config from(const Scenario& s, const std::string& prefix);
