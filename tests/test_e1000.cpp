@@ -125,8 +125,12 @@ public:
     void set_interrupt(bool a) override { changes.emplace_back(a, now_ps()); }
 };
 
-Scenario nic_scenario(nlohmann::json nic) {
-    return Scenario::from_json({{"nic", std::move(nic)}}, "test");
+// The defaults (those of the nic.* table) with `packets` frames of `bytes` in the FIFO.
+E1000Params preloaded(unsigned packets, unsigned bytes) {
+    E1000Params p;
+    p.preload_packets = packets;
+    p.preload_bytes = bytes;
+    return p;
 }
 
 // What the driver does: a ring in host memory, packets with a sequence number at byte 14.
@@ -180,8 +184,8 @@ struct NicOnFakeBus {
     LineRecorder line;
     E1000 nic;
     Ring ring;
-    NicOnFakeBus(nlohmann::json params, unsigned slots)
-        : nic("nic", nic_scenario(std::move(params)), bus, mem, kBar, {&line}),
+    NicOnFakeBus(const E1000Params& params, unsigned slots)
+        : nic("nic", params, bus, mem, kBar, {&line}),
           ring{mem, bus, slots} {}
     void start() {
         sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -191,8 +195,38 @@ struct NicOnFakeBus {
 
 }  // namespace
 
+TEST_CASE("e1000: the typed config's defaults are the nic.* table's, and from() reads each key", "[e1000]") {
+    const E1000Params defaults;
+    const E1000Params table = E1000Params::from(Scenario::from_json(nlohmann::json::object(), "test"));
+    CHECK(defaults.model == table.model);
+    CHECK(defaults.traits.bus_width_bits == table.traits.bus_width_bits);
+    CHECK(defaults.traits.ports == table.traits.ports);
+    CHECK(defaults.mmrbc_bytes == table.mmrbc_bytes);
+    CHECK(defaults.descriptor_cache_entries == table.descriptor_cache_entries);
+    CHECK(defaults.cache_line_bytes == table.cache_line_bytes);
+    CHECK(defaults.packet_processing_ps == table.packet_processing_ps);
+    CHECK(defaults.devsel == table.devsel);
+    CHECK(defaults.mmio_read_wait_clocks == table.mmio_read_wait_clocks);
+    CHECK(defaults.mmio_write_wait_clocks == table.mmio_write_wait_clocks);
+    CHECK(defaults.pba_rx_kb == table.pba_rx_kb);
+    CHECK(defaults.preload_packets == table.preload_packets);
+    CHECK(defaults.preload_bytes == table.preload_bytes);
+    CHECK(defaults.ipg_extra_bytes == table.ipg_extra_bytes);
+    CHECK(defaults.byte_time_ps == table.byte_time_ps);
+    CHECK(defaults.drop_writebacks == table.drop_writebacks);
+
+    // Units arrive converted: ns to ps, Mb/s to a byte time.
+    const E1000Params set = E1000Params::from(Scenario::from_json(
+        {{"nic", {{"model", "82546"}, {"packet_processing_ns", 250}, {"link_mbps", 100}, {"devsel", "slow"}}}},
+        "test"));
+    CHECK(set.traits.ports == 2);
+    CHECK(set.packet_processing_ps == 250 * kPicosPerNs);
+    CHECK(set.byte_time_ps == 80 * kPicosPerNs);
+    CHECK(set.devsel == Devsel::Slow);
+}
+
 TEST_CASE("e1000: a ring of packets is sent once each and in order with one read outstanding", "[e1000]") {
-    NicOnFakeBus t({{"model", "82540"}}, 64);
+    NicOnFakeBus t(E1000Params::for_model("82540"), 64);
     FakeBus& bus = t.bus;
     E1000& nic = t.nic;
     Ring& ring = t.ring;
@@ -230,7 +264,7 @@ TEST_CASE("e1000: a ring of packets is sent once each and in order with one read
 
 TEST_CASE("e1000: descriptor fetches never pass TDT or the ring end", "[e1000]") {
     const unsigned slots = 24;
-    NicOnFakeBus t({{"model", "82544"}}, slots);
+    NicOnFakeBus t(E1000Params::for_model("82544"), slots);
     FakeBus& bus = t.bus;
     E1000& nic = t.nic;
     Ring& ring = t.ring;
@@ -264,8 +298,7 @@ TEST_CASE("e1000: a preloaded FIFO drains at exactly the wire rate", "[e1000]") 
     HostMemory mem(1 << 20);
     FakeBus bus("bus");
     const unsigned n = 200, size = 60;
-    E1000 nic("nic", nic_scenario({{"preload_packets", n}, {"preload_bytes", size}}), bus, mem,
-              kBar, {});
+    E1000 nic("nic", preloaded(n, size), bus, mem, kBar, {});
     std::vector<Picos> sent;
     nic.set_frame_observer([&](unsigned, const std::uint8_t*, unsigned len, Picos t) {
         REQUIRE(len == size);
@@ -285,8 +318,7 @@ TEST_CASE("e1000: preloaded 1500-byte frames drain at the wire rate", "[e1000]")
     HostMemory mem(1 << 20);
     FakeBus bus("bus");
     const unsigned n = 10, size = 1500;
-    E1000 nic("nic", nic_scenario({{"preload_packets", n}, {"preload_bytes", size}}), bus, mem,
-              kBar, {});
+    E1000 nic("nic", preloaded(n, size), bus, mem, kBar, {});
     std::vector<Picos> sent;
     nic.set_frame_observer([&](unsigned, const std::uint8_t*, unsigned, Picos t) { sent.push_back(t); });
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -298,7 +330,7 @@ TEST_CASE("e1000: preloaded 1500-byte frames drain at the wire rate", "[e1000]")
 }
 
 TEST_CASE("e1000: write-backs only for RS descriptors set DD in host memory", "[e1000]") {
-    NicOnFakeBus t({{"model", "82546"}}, 32);
+    NicOnFakeBus t(E1000Params::for_model("82546"), 32);
     HostMemory& mem = t.mem;
     FakeBus& bus = t.bus;
     E1000& nic = t.nic;
@@ -329,7 +361,7 @@ TEST_CASE("e1000: write-backs only for RS descriptors set DD in host memory", "[
 }
 
 TEST_CASE("e1000: TIDV delays TXDW and an ICR read clears it and releases INTA#", "[e1000]") {
-    NicOnFakeBus t(nlohmann::json::object(), 16);
+    NicOnFakeBus t(E1000Params{}, 16);
     FakeBus& bus = t.bus;
     LineRecorder& line = t.line;
     E1000& nic = t.nic;
@@ -367,7 +399,7 @@ TEST_CASE("e1000: TIDV delays TXDW and an ICR read clears it and releases INTA#"
 }
 
 TEST_CASE("e1000: TADV bounds a TIDV delay that keeps being restarted", "[e1000]") {
-    NicOnFakeBus t(nlohmann::json::object(), 256);
+    NicOnFakeBus t(E1000Params{}, 256);
     FakeBus& bus = t.bus;
     LineRecorder& line = t.line;
     Ring& ring = t.ring;
@@ -389,7 +421,9 @@ TEST_CASE("e1000: TADV bounds a TIDV delay that keeps being restarted", "[e1000]
 }
 
 TEST_CASE("e1000: the TX FIFO never holds more than its size", "[e1000]") {
-    NicOnFakeBus t({{"model", "82544"}, {"pba_rx_kb", 56}}, 128);
+    E1000Params params = E1000Params::for_model("82544");
+    params.pba_rx_kb = 56;
+    NicOnFakeBus t(params, 128);
     FakeBus& bus = t.bus;
     E1000& nic = t.nic;
     Ring& ring = t.ring;
@@ -416,7 +450,9 @@ TEST_CASE("e1000: the TX FIFO never holds more than its size", "[e1000]") {
 }
 
 TEST_CASE("e1000: packet prefetch (TXDMAC.DPP=0) overlaps finishing with the next read", "[e1000]") {
-    NicOnFakeBus t({{"packet_processing_ns", 500}}, 256);
+    E1000Params params;
+    params.packet_processing_ps = 500 * kPicosPerNs;
+    NicOnFakeBus t(params, 256);
     FakeBus& bus = t.bus;
     E1000& nic = t.nic;
     Ring& ring = t.ring;
@@ -442,7 +478,7 @@ TEST_CASE("e1000: packet prefetch (TXDMAC.DPP=0) overlaps finishing with the nex
 TEST_CASE("e1000: two ports of an 82546 share the one read slot", "[e1000]") {
     HostMemory mem(16 << 20);
     FakeBus bus("bus");
-    E1000 nic("nic", nic_scenario({{"model", "82546"}}), bus, mem, kBar, {});
+    E1000 nic("nic", E1000Params::for_model("82546"), bus, mem, kBar, {});
     std::vector<std::uint32_t> seen[2];
     nic.set_frame_observer([&](unsigned port, const std::uint8_t* f, unsigned, Picos) {
         seen[port].push_back(sequence_of(f));
@@ -478,7 +514,7 @@ TEST_CASE("e1000: on a real PCI 32/33 segment the bus sets a rate below the wire
         void complete(BusTransaction&) override {}
     } memory;
     bus.attach_default_target(&memory);
-    E1000 nic("nic", nic_scenario({{"model", "82540"}}), bus, mem, kBar, {});
+    E1000 nic("nic", E1000Params::for_model("82540"), bus, mem, kBar, {});
     std::vector<Picos> sent;
     nic.set_frame_observer([&](unsigned, const std::uint8_t* f, unsigned, Picos t) {
         REQUIRE(sequence_of(f) == sent.size());
@@ -518,7 +554,7 @@ TEST_CASE("e1000: on a real PCI 32/33 segment the bus sets a rate below the wire
 }
 
 TEST_CASE("e1000: ITR keeps INTA# assertions at least ITR x 256 ns apart", "[e1000]") {
-    NicOnFakeBus t(nlohmann::json::object(), 256);
+    NicOnFakeBus t(E1000Params{}, 256);
     FakeBus& bus = t.bus;
     LineRecorder& line = t.line;
     E1000& nic = t.nic;

@@ -20,12 +20,12 @@
 namespace pcisim {
 
 class HostMemory;
-class Scenario;
 
 class E1000 : public sc_core::sc_module, public BusMaster, public BusTarget {
 public:
-    E1000(sc_core::sc_module_name name, const Scenario& scenario, BusPort& bus, HostMemory& mem,
-          std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port);
+    // A simulation passes e1000::E1000Params::from(scenario); tests build the struct.
+    E1000(sc_core::sc_module_name name, const e1000::E1000Params& params, BusPort& bus,
+          HostMemory& mem, std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port);
 
     unsigned ports() const { return static_cast<unsigned>(ports_.size()); }
     static constexpr std::uint64_t kBarBytes = 0x20000;  // port p's registers at bar_base + p*kBarBytes

@@ -66,7 +66,7 @@ void Mac::wait_for_room() {
 }
 
 Picos Mac::frame_time(std::size_t len) const {
-    return (std::max(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) * params_.byte_time;
+    return (std::max(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) * params_.byte_time_ps;
 }
 
 void Mac::advance() {
@@ -87,7 +87,7 @@ bool Mac::finish_frames(Picos upto) {
         sending_ = false;
         std::vector<std::uint8_t> frame = std::move(queue_.front().frame);
         queue_.pop_front();
-        Picos gap = Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time;
+        Picos gap = Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time_ps;
         wire_free_ = end + gap;
         auto seq = static_cast<std::int64_t>(frames_sent_);
         if (lined_up_)

@@ -251,7 +251,7 @@ void TxPort::schedule_finishing() {
         Picos begin = std::max(now, engine_free_);
         if (finishes_unseen(*p)) {
             // Done now, as it will be at its commit time: nothing else can tell the difference.
-            engine_free_ = begin + params_.packet_processing;
+            engine_free_ = begin + params_.packet_processing_ps;
             p->committed = true;
             mac_.enqueue(std::move(p->frame), engine_free_);
             spare_packets_.push_back(std::move(*it));
@@ -259,7 +259,7 @@ void TxPort::schedule_finishing() {
             continue;
         }
         finishing_ = p;
-        finishing_done_.notify(ps(begin + params_.packet_processing - now));
+        finishing_done_.notify(ps(begin + params_.packet_processing_ps - now));
         trace::emit(TraceStep::Processing, TracePhase::Begin, name(), begin, index_, p->seq);
         return;
     }

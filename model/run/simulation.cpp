@@ -250,7 +250,7 @@ void Simulation::build_nic() {
         irqs.push_back(sw->cpu.get());
         p.ports.push_back(std::move(sw));
     }
-    p.nic = std::make_unique<E1000>("nic", s, *p.bus, *p.memory, kNicBar, irqs);
+    p.nic = std::make_unique<E1000>("nic", e1000::E1000Params::from(s), *p.bus, *p.memory, kNicBar, irqs);
     DriverOptions options = DriverOptions::from(s);
     PktgenOptions traffic = PktgenOptions::from(s);
     p.frames.resize(ports);
