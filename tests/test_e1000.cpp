@@ -576,3 +576,116 @@ TEST_CASE("e1000: ITR keeps INTA# assertions at least ITR x 256 ns apart", "[e10
         CHECK(rises[i] - rises[i - 1] >= 100 * 256 * kPicosPerNs);
     CHECK(nic.stats()["interrupts"] == rises.size());
 }
+
+TEST_CASE("e1000: the registers sit at their SDM offsets under their SDM names", "[e1000]") {
+    HostMemory mem(1 << 20);
+    FakeBus bus("bus");
+    E1000 nic("nic", E1000Params{}, bus, mem, kBar, {});
+    std::vector<std::pair<std::uint32_t, std::string>> map;
+    for (const auto& r : nic.port(0).registers().registers()) map.emplace_back(r.offset, r.name);
+    const std::vector<std::pair<std::uint32_t, std::string>> sdm = {
+        {0x0000, "CTRL"},  {0x0008, "STATUS"}, {0x00C0, "ICR"},   {0x00C4, "ITR"},
+        {0x00C8, "ICS"},   {0x00D0, "IMS"},    {0x00D8, "IMC"},   {0x0400, "TCTL"},
+        {0x0410, "TIPG"},  {0x1000, "PBA"},    {0x3000, "TXDMAC"}, {0x3800, "TDBAL"},
+        {0x3804, "TDBAH"}, {0x3808, "TDLEN"},  {0x3810, "TDH"},   {0x3818, "TDT"},
+        {0x3820, "TIDV"},  {0x3828, "TXDCTL"}, {0x382C, "TADV"}};
+    CHECK(map == sdm);
+}
+
+TEST_CASE("e1000: register fields round-trip through the bus and the model acts on them", "[e1000]") {
+    NicOnFakeBus t(E1000Params::for_model("82544"), 64);
+    FakeBus& bus = t.bus;
+    E1000& nic = t.nic;
+    t.start();
+
+    {  // stored control registers read back what was written
+        bus.mmio_write(kCtrl, 0x00140248);
+        CHECK(bus.mmio_read(kCtrl) == 0x00140248);
+        bus.mmio_write(kTctl, kTctlEn | 0x0F0u << 4);
+        CHECK(Tctl{bus.mmio_read(kTctl)}.en());
+        const std::uint32_t tipg = 10 | 8 << 10 | 6 << 20;
+        bus.mmio_write(kTipg, tipg);
+        CHECK(Tipg{bus.mmio_read(kTipg)}.ipgt() == 10);
+        CHECK(bus.mmio_read(kTipg) == tipg);
+        const std::uint32_t txdctl = 5 | 3 << 8 | 2 << 16 | 1 << 24;
+        bus.mmio_write(kTxdctl, txdctl);
+        const Txdctl back{bus.mmio_read(kTxdctl)};
+        CHECK(back.pthresh() == 5);
+        CHECK(back.hthresh() == 3);
+        CHECK(back.wthresh() == 2);
+        CHECK(back.gran_descriptors());
+        CHECK(Txdmac{bus.mmio_read(kTxdmac)}.dpp());  // reset value: packet prefetch off
+        bus.mmio_write(kTxdmac, 0);
+        CHECK_FALSE(Txdmac{bus.mmio_read(kTxdmac)}.dpp());
+        CHECK(Pba{bus.mmio_read(kPba)}.rx_kb() == 48);
+        bus.mmio_write(kPba, 40);
+        CHECK(Pba{bus.mmio_read(kPba)}.rx_kb() == 40);
+        CHECK(nic.port(0).fifo().capacity() == 24 * 1024);  // 64 KB buffer less 40 KB RX
+    }
+    {  // ring registers keep only their defined bits
+        bus.mmio_write(kTdbal, 0x12345678);
+        CHECK(bus.mmio_read(kTdbal) == 0x12345670);  // 3:0 read as 0
+        bus.mmio_write(kTdbah, 0x9);
+        CHECK(bus.mmio_read(kTdbah) == 0x9);
+        bus.mmio_write(kTdlen, 0x1234F);
+        CHECK(bus.mmio_read(kTdlen) == 0x12300);  // LEN 19:7
+        CHECK(bus.mmio_read(kTdh) == 0);
+        bus.mmio_write(kTdt, 0);
+        CHECK(bus.mmio_read(kTdt) == 0);
+    }
+    {  // interrupt registers: set, clear, clear on read, write-only
+        bus.mmio_write(kIms, kIcrTxdw | kIcrTxqe);
+        CHECK(bus.mmio_read(kIms) == (kIcrTxdw | kIcrTxqe));
+        bus.mmio_write(kImc, kIcrTxqe);
+        const InterruptCauses mask{bus.mmio_read(kIms)};
+        CHECK(mask.txdw());
+        CHECK_FALSE(mask.txqe());
+        bus.mmio_write(kIcs, kIcrLsc | kIcrTxqe);
+        const InterruptCauses causes{bus.mmio_read(kIcr)};
+        CHECK(causes.lsc());
+        CHECK(causes.txqe());
+        CHECK_FALSE(causes.txdw());
+        CHECK(bus.mmio_read(kIcr) == 0);  // cleared by the read
+        bus.mmio_write(kIcs, kIcrLsc | kIcrTxqe);
+        bus.mmio_write(kIcr, kIcrLsc);  // 1s clear
+        CHECK(bus.mmio_read(kIcr) == kIcrTxqe);
+        CHECK(bus.mmio_read(kIcs) == 0);  // write-only registers read 0 ...
+        CHECK(bus.mmio_read(kImc) == 0);
+        bus.mmio_write(kItr, 0xABCD1234);
+        CHECK(Itr{bus.mmio_read(kItr)}.interval() == 0x1234);
+        CHECK(bus.mmio_read(kItr) == 0x1234);
+        bus.mmio_write(kTidv, 0x10040);
+        CHECK(InterruptDelay{bus.mmio_read(kTidv)}.idv() == 0x40);
+        bus.mmio_write(kTadv, 0x20);
+        CHECK(InterruptDelay{bus.mmio_read(kTadv)}.idv() == 0x20);
+    }
+    {  // STATUS reports the link and the function, and ignores writes
+        bus.mmio_write(kStatus, 0);
+        const Status status{bus.mmio_read(kStatus)};
+        CHECK(status.fd());
+        CHECK(status.lu());
+        CHECK(status.function_id() == 0);
+        CHECK(status.speed() == 2);  // 1000 Mb/s
+    }
+    // ... and none of these accesses counts as unimplemented.
+    CHECK(nic.stats()["unimplemented_register_accesses"] == nlohmann::json::array());
+}
+
+TEST_CASE("e1000: accesses to offsets with no register are counted and reported", "[e1000]") {
+    HostMemory mem(1 << 20);
+    FakeBus bus("bus");
+    E1000 nic("nic", E1000Params::for_model("82546"), bus, mem, kBar, {});
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    const std::uint32_t kRctl = 0x0100, kRdbal = 0x2800;  // receive: not modelled
+    const std::uint32_t port1 = E1000::kBarBytes;
+    CHECK(bus.mmio_read(kRctl) == 0);  // reserved space reads as zero ...
+    bus.mmio_read(kRctl);
+    bus.mmio_write(kRctl, 0x8002);
+    bus.mmio_write(port1 + kRdbal, 0x1000);
+    CHECK(bus.mmio_read(kRctl) == 0);  // ... and keeps no written value
+    nic.reset_stats();  // counted since construction, not since the last reset
+    const nlohmann::json expected = {
+        {{"port", 0}, {"offset", "0x00100"}, {"reads", 3}, {"writes", 1}},
+        {{"port", 1}, {"offset", "0x02800"}, {"reads", 0}, {"writes", 1}}};
+    CHECK(nic.stats()["unimplemented_register_accesses"] == expected);
+}

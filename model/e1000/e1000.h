@@ -30,6 +30,7 @@ public:
     unsigned ports() const { return static_cast<unsigned>(ports_.size()); }
     static constexpr std::uint64_t kBarBytes = 0x20000;  // port p's registers at bar_base + p*kBarBytes
 
+    // Counters since reset_stats(); unimplemented_register_accesses since construction.
     nlohmann::json stats() const;
     void reset_stats();
     // Each port's wire kept lazily (one event per frame fewer); then catch_up() before reading
@@ -51,6 +52,7 @@ public:
     void complete(BusTransaction& t) override;
 
 private:
+    nlohmann::json unimplemented_register_accesses() const;
     e1000::TxPort& port_at(std::uint64_t addr, std::uint32_t& offset);
 
     e1000::E1000Params params_;

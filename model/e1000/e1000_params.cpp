@@ -120,8 +120,7 @@ E1000Params E1000Params::from(const Scenario& s) {
     return p;
 }
 
-unsigned E1000Params::tx_fifo_bytes(std::uint32_t pba) const {
-    unsigned rx_kb = pba & 0xFFFF;
+unsigned E1000Params::tx_fifo_bytes(unsigned rx_kb) const {
     return rx_kb >= traits.packet_buffer_kb ? 0 : (traits.packet_buffer_kb - rx_kb) * 1024;
 }
 

@@ -51,8 +51,8 @@ struct E1000Params {
     static E1000Params for_model(const std::string& model);
     // Scenario::from_json has checked the combinations (check_nic_combinations).
     static E1000Params from(const Scenario& s);
-    // TX share of the packet buffer for a PBA value (SDM 13.4.26: PBA low bits = RX KB).
-    unsigned tx_fifo_bytes(std::uint32_t pba) const;
+    // TX share of the packet buffer when PBA.RXA gives receive `rx_kb` (SDM 13.4.26).
+    unsigned tx_fifo_bytes(unsigned rx_kb) const;
 };
 
 }  // namespace pcisim::e1000

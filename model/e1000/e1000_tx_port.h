@@ -25,6 +25,8 @@
 #include "e1000/e1000_interrupts.h"
 #include "e1000/e1000_mac.h"
 #include "e1000/e1000_params.h"
+#include "e1000/e1000_register_file.h"
+#include "e1000/e1000_regs.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_fifo.h"
 
@@ -40,8 +42,11 @@ public:
            HostMemory& mem, TxStats& stats, InterruptSink* irq, const FrameObserver& observer);
 
     void attach(BusInterface* bus) { bus_ = bus; }
-    std::uint32_t read_register(std::uint32_t offset);
-    void write_register(std::uint32_t offset, std::uint32_t value);
+    std::uint32_t read_register(std::uint32_t offset) { return registers_.read(offset); }
+    void write_register(std::uint32_t offset, std::uint32_t value) {
+        registers_.write(offset, value);
+    }
+    const RegisterFile& registers() const { return registers_; }
 
     bool next_read(ReadRequest& out) override;
     void read_finished(const ReadRequest& r, const DmaStats& s) override;
@@ -71,6 +76,7 @@ private:
         std::vector<CachedDescriptor> descriptors;
     };
 
+    void map_registers();
     void check_tail_move(std::uint32_t value) const;
     bool start_packet();
     std::unique_ptr<Packet> new_packet(std::uint32_t frame_bytes);
@@ -97,7 +103,15 @@ private:
     Mac mac_;
     InterruptLogic irq_;
 
-    std::uint32_t ctrl_ = 0, tctl_ = 0, tipg_ = 8, txdctl_ = 0, txdmac_ = kTxdmacDpp, pba_;
+    RegisterFile registers_;
+    // Registers held here (the others live in the part they control: the descriptor cache, the
+    // interrupt logic).  Reset values: TIPG.IPGT 8 (see docs/e1000.md), TXDMAC.DPP 1.
+    std::uint32_t ctrl_ = 0;
+    Tctl tctl_;
+    Tipg tipg_{8};
+    Txdctl txdctl_;
+    Txdmac txdmac_;
+    Pba pba_;
     std::uint32_t tdt_ = 0;
 
     std::deque<std::unique_ptr<Packet>> in_flight_;  // data fetch started, not yet retired
