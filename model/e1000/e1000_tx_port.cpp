@@ -238,10 +238,7 @@ void TxPort::schedule_finishing() {
         if (!p->data_done) return;  // packets finish in order
         Picos begin = std::max(now, engine_free_);
         if (finishes_unseen(*p)) {
-            // Done now, as it will be at its commit time: nothing else can tell the difference.
-            engine_free_ = begin + params_.packet_processing_ps;
-            p->committed = true;
-            mac_.enqueue(std::move(p->frame), engine_free_);
+            commit_ahead(*p, begin);
             spare_packets_.push_back(std::move(*it));
             it = in_flight_.erase(it);
             continue;
@@ -253,15 +250,23 @@ void TxPort::schedule_finishing() {
     }
 }
 
-// Whether finishing `p` changes nothing anyone can see before its commit: the MAC takes frames
-// ahead (its lazy wire), no descriptor of it is written back (RS clear, WTHRESH 0), and the
-// next packet's fetch does not wait for it (TXDMAC.DPP clear), so neither the bus nor the
-// driver nor the DMA engine notices its end.  It then needs no event (one per packet fewer).
+// The shortcut's condition (see the header): the MAC takes frames ahead (its lazy wire), no
+// descriptor of the packet is written back (RS clear, WTHRESH 0), and the next packet's fetch
+// does not wait for it (TXDMAC.DPP clear), so neither the bus nor the driver nor the DMA engine
+// notices its end.
 bool TxPort::finishes_unseen(const Packet& p) const {
     if (!mac_.lazy() || txdmac_.dpp() || txdctl_.wthresh() != 0) return false;
     for (const auto& d : p.descriptors)
         if (d.desc.cmd & kCmdRs) return false;
     return true;
+}
+
+// Done now, as it will be at its commit time: the frame goes to the MAC ready from then on, and
+// the DMA engine is busy finishing until then.
+void TxPort::commit_ahead(Packet& p, Picos begin) {
+    engine_free_ = begin + params_.packet_processing_ps;
+    p.committed = true;
+    mac_.enqueue(std::move(p.frame), engine_free_);
 }
 
 void TxPort::finish_packet() {
