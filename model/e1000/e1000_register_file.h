@@ -31,7 +31,7 @@ public:
         std::uint64_t reads = 0, writes = 0;
     };
 
-    // Throws std::logic_error when the offset has a register already.
+    // Throws std::logic_error when the offset is not a dword's or has a register already.
     void add(std::uint32_t offset, std::string name, OnRead on_read, OnWrite on_write);
 
     std::uint32_t read(std::uint32_t offset);
@@ -45,6 +45,9 @@ private:
     const Register* find(std::uint32_t offset) const;
 
     std::vector<Register> registers_;  // sorted by offset
+    // By dword (offset / 4): 1 + the register's index in registers_, 0 for none.  One lookup
+    // per access, not a search: the driver writes TDT for every packet.
+    std::vector<std::uint16_t> slot_of_dword_;
     std::map<std::uint32_t, Accesses> unimplemented_;
 };
 
