@@ -18,7 +18,7 @@ Mac::Mac(std::string name, unsigned port, const E1000Params& params, TxFifo& fif
     : name_(std::move(name)), port_(port), params_(params), fifo_(fifo), stats_(stats),
       observer_(observer) {}
 
-bool Mac::enqueue(std::vector<std::uint8_t> frame, Picos ready, Picos now) {
+bool Mac::enqueue(std::vector<std::uint8_t>&& frame, Picos ready, Picos now) {
     // Only an idle MAC has anything to do now: start the frame (or line it up behind the gap).
     // Behind a frame on the wire it waits until that one is finished.
     bool idle = !sending_ && queue_.empty();

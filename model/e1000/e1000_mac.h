@@ -34,7 +34,7 @@ public:
 
     // A frame whose bytes are all in the FIFO from `ready` on (its room was reserved by the DMA
     // engine).  An idle MAC lines it up at once; returns whether the MAC was idle.
-    bool enqueue(std::vector<std::uint8_t> frame, Picos ready, Picos now);
+    bool enqueue(std::vector<std::uint8_t>&& frame, Picos ready, Picos now);
     void set_enabled(bool on, Picos now);  // TCTL.EN
     void set_ipgt(unsigned bytes) { ipgt_ = bytes; }  // TIPG.IPGT, byte times
     // Finishes every frame whose last byte has left by `upto` (counted, observed, its room
