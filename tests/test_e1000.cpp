@@ -125,8 +125,12 @@ public:
     void set_interrupt(bool a) override { changes.emplace_back(a, now_ps()); }
 };
 
-e1000::E1000Params nic_scenario(nlohmann::json nic) {
-    return e1000::E1000Params::from(Scenario::from_json({{"nic", std::move(nic)}}, "test"));
+// The defaults (those of the nic.* table) with `packets` frames of `bytes` in the FIFO.
+E1000Params preloaded(unsigned packets, unsigned bytes) {
+    E1000Params p;
+    p.preload_packets = packets;
+    p.preload_bytes = bytes;
+    return p;
 }
 
 // What the driver does: a ring in host memory, packets with a sequence number at byte 14.
@@ -180,8 +184,8 @@ struct NicOnFakeBus {
     LineRecorder line;
     E1000 nic;
     Ring ring;
-    NicOnFakeBus(nlohmann::json params, unsigned slots)
-        : nic("nic", nic_scenario(std::move(params)), bus, mem, kBar, {&line}),
+    NicOnFakeBus(const E1000Params& params, unsigned slots)
+        : nic("nic", params, bus, mem, kBar, {&line}),
           ring{mem, bus, slots} {}
     void start() {
         sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -191,8 +195,38 @@ struct NicOnFakeBus {
 
 }  // namespace
 
+TEST_CASE("e1000: the typed config's defaults are the nic.* table's, and from() reads each key", "[e1000]") {
+    const E1000Params defaults;
+    const E1000Params table = E1000Params::from(Scenario::from_json(nlohmann::json::object(), "test"));
+    CHECK(defaults.model == table.model);
+    CHECK(defaults.traits.bus_width_bits == table.traits.bus_width_bits);
+    CHECK(defaults.traits.ports == table.traits.ports);
+    CHECK(defaults.mmrbc_bytes == table.mmrbc_bytes);
+    CHECK(defaults.descriptor_cache_entries == table.descriptor_cache_entries);
+    CHECK(defaults.cache_line_bytes == table.cache_line_bytes);
+    CHECK(defaults.packet_processing_ps == table.packet_processing_ps);
+    CHECK(defaults.devsel == table.devsel);
+    CHECK(defaults.mmio_read_wait_clocks == table.mmio_read_wait_clocks);
+    CHECK(defaults.mmio_write_wait_clocks == table.mmio_write_wait_clocks);
+    CHECK(defaults.pba_rx_kb == table.pba_rx_kb);
+    CHECK(defaults.preload_packets == table.preload_packets);
+    CHECK(defaults.preload_bytes == table.preload_bytes);
+    CHECK(defaults.ipg_extra_bytes == table.ipg_extra_bytes);
+    CHECK(defaults.byte_time_ps == table.byte_time_ps);
+    CHECK(defaults.drop_writebacks == table.drop_writebacks);
+
+    // Units arrive converted: ns to ps, Mb/s to a byte time.
+    const E1000Params set = E1000Params::from(Scenario::from_json(
+        {{"nic", {{"model", "82546"}, {"packet_processing_ns", 250}, {"link_mbps", 100}, {"devsel", "slow"}}}},
+        "test"));
+    CHECK(set.traits.ports == 2);
+    CHECK(set.packet_processing_ps == 250 * kPicosPerNs);
+    CHECK(set.byte_time_ps == 80 * kPicosPerNs);
+    CHECK(set.devsel == Devsel::Slow);
+}
+
 TEST_CASE("e1000: a ring of packets is sent once each and in order with one read outstanding", "[e1000]") {
-    NicOnFakeBus t({{"model", "82540"}}, 64);
+    NicOnFakeBus t(E1000Params::for_model("82540"), 64);
     FakeBus& bus = t.bus;
     E1000& nic = t.nic;
     Ring& ring = t.ring;
@@ -230,7 +264,7 @@ TEST_CASE("e1000: a ring of packets is sent once each and in order with one read
 
 TEST_CASE("e1000: descriptor fetches never pass TDT or the ring end", "[e1000]") {
     const unsigned slots = 24;
-    NicOnFakeBus t({{"model", "82544"}}, slots);
+    NicOnFakeBus t(E1000Params::for_model("82544"), slots);
     FakeBus& bus = t.bus;
     E1000& nic = t.nic;
     Ring& ring = t.ring;
@@ -264,8 +298,7 @@ TEST_CASE("e1000: a preloaded FIFO drains at exactly the wire rate", "[e1000]") 
     HostMemory mem(1 << 20);
     FakeBus bus("bus");
     const unsigned n = 200, size = 60;
-    E1000 nic("nic", nic_scenario({{"preload_packets", n}, {"preload_bytes", size}}), bus, mem,
-              kBar, {});
+    E1000 nic("nic", preloaded(n, size), bus, mem, kBar, {});
     std::vector<Picos> sent;
     nic.set_frame_observer([&](unsigned, const std::uint8_t*, unsigned len, Picos t) {
         REQUIRE(len == size);
@@ -285,8 +318,7 @@ TEST_CASE("e1000: preloaded 1500-byte frames drain at the wire rate", "[e1000]")
     HostMemory mem(1 << 20);
     FakeBus bus("bus");
     const unsigned n = 10, size = 1500;
-    E1000 nic("nic", nic_scenario({{"preload_packets", n}, {"preload_bytes", size}}), bus, mem,
-              kBar, {});
+    E1000 nic("nic", preloaded(n, size), bus, mem, kBar, {});
     std::vector<Picos> sent;
     nic.set_frame_observer([&](unsigned, const std::uint8_t*, unsigned, Picos t) { sent.push_back(t); });
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -298,7 +330,7 @@ TEST_CASE("e1000: preloaded 1500-byte frames drain at the wire rate", "[e1000]")
 }
 
 TEST_CASE("e1000: write-backs only for RS descriptors set DD in host memory", "[e1000]") {
-    NicOnFakeBus t({{"model", "82546"}}, 32);
+    NicOnFakeBus t(E1000Params::for_model("82546"), 32);
     HostMemory& mem = t.mem;
     FakeBus& bus = t.bus;
     E1000& nic = t.nic;
@@ -329,7 +361,7 @@ TEST_CASE("e1000: write-backs only for RS descriptors set DD in host memory", "[
 }
 
 TEST_CASE("e1000: TIDV delays TXDW and an ICR read clears it and releases INTA#", "[e1000]") {
-    NicOnFakeBus t(nlohmann::json::object(), 16);
+    NicOnFakeBus t(E1000Params{}, 16);
     FakeBus& bus = t.bus;
     LineRecorder& line = t.line;
     E1000& nic = t.nic;
@@ -367,7 +399,7 @@ TEST_CASE("e1000: TIDV delays TXDW and an ICR read clears it and releases INTA#"
 }
 
 TEST_CASE("e1000: TADV bounds a TIDV delay that keeps being restarted", "[e1000]") {
-    NicOnFakeBus t(nlohmann::json::object(), 256);
+    NicOnFakeBus t(E1000Params{}, 256);
     FakeBus& bus = t.bus;
     LineRecorder& line = t.line;
     Ring& ring = t.ring;
@@ -389,7 +421,9 @@ TEST_CASE("e1000: TADV bounds a TIDV delay that keeps being restarted", "[e1000]
 }
 
 TEST_CASE("e1000: the TX FIFO never holds more than its size", "[e1000]") {
-    NicOnFakeBus t({{"model", "82544"}, {"pba_rx_kb", 56}}, 128);
+    E1000Params params = E1000Params::for_model("82544");
+    params.pba_rx_kb = 56;
+    NicOnFakeBus t(params, 128);
     FakeBus& bus = t.bus;
     E1000& nic = t.nic;
     Ring& ring = t.ring;
@@ -416,7 +450,9 @@ TEST_CASE("e1000: the TX FIFO never holds more than its size", "[e1000]") {
 }
 
 TEST_CASE("e1000: packet prefetch (TXDMAC.DPP=0) overlaps finishing with the next read", "[e1000]") {
-    NicOnFakeBus t({{"packet_processing_ns", 500}}, 256);
+    E1000Params params;
+    params.packet_processing_ps = 500 * kPicosPerNs;
+    NicOnFakeBus t(params, 256);
     FakeBus& bus = t.bus;
     E1000& nic = t.nic;
     Ring& ring = t.ring;
@@ -442,7 +478,7 @@ TEST_CASE("e1000: packet prefetch (TXDMAC.DPP=0) overlaps finishing with the nex
 TEST_CASE("e1000: two ports of an 82546 share the one read slot", "[e1000]") {
     HostMemory mem(16 << 20);
     FakeBus bus("bus");
-    E1000 nic("nic", nic_scenario({{"model", "82546"}}), bus, mem, kBar, {});
+    E1000 nic("nic", E1000Params::for_model("82546"), bus, mem, kBar, {});
     std::vector<std::uint32_t> seen[2];
     nic.set_frame_observer([&](unsigned port, const std::uint8_t* f, unsigned, Picos) {
         seen[port].push_back(sequence_of(f));
@@ -478,7 +514,7 @@ TEST_CASE("e1000: on a real PCI 32/33 segment the bus sets a rate below the wire
         void complete(BusTransaction&) override {}
     } memory;
     bus.attach_default_target(&memory);
-    E1000 nic("nic", nic_scenario({{"model", "82540"}}), bus, mem, kBar, {});
+    E1000 nic("nic", E1000Params::for_model("82540"), bus, mem, kBar, {});
     std::vector<Picos> sent;
     nic.set_frame_observer([&](unsigned, const std::uint8_t* f, unsigned, Picos t) {
         REQUIRE(sequence_of(f) == sent.size());
@@ -518,7 +554,7 @@ TEST_CASE("e1000: on a real PCI 32/33 segment the bus sets a rate below the wire
 }
 
 TEST_CASE("e1000: ITR keeps INTA# assertions at least ITR x 256 ns apart", "[e1000]") {
-    NicOnFakeBus t(nlohmann::json::object(), 256);
+    NicOnFakeBus t(E1000Params{}, 256);
     FakeBus& bus = t.bus;
     LineRecorder& line = t.line;
     E1000& nic = t.nic;
@@ -539,4 +575,117 @@ TEST_CASE("e1000: ITR keeps INTA# assertions at least ITR x 256 ns apart", "[e10
     for (std::size_t i = 1; i < rises.size(); ++i)
         CHECK(rises[i] - rises[i - 1] >= 100 * 256 * kPicosPerNs);
     CHECK(nic.stats()["interrupts"] == rises.size());
+}
+
+TEST_CASE("e1000: the registers sit at their SDM offsets under their SDM names", "[e1000]") {
+    HostMemory mem(1 << 20);
+    FakeBus bus("bus");
+    E1000 nic("nic", E1000Params{}, bus, mem, kBar, {});
+    std::vector<std::pair<std::uint32_t, std::string>> map;
+    for (const auto& r : nic.port(0).registers().registers()) map.emplace_back(r.offset, r.name);
+    const std::vector<std::pair<std::uint32_t, std::string>> sdm = {
+        {0x0000, "CTRL"},  {0x0008, "STATUS"}, {0x00C0, "ICR"},   {0x00C4, "ITR"},
+        {0x00C8, "ICS"},   {0x00D0, "IMS"},    {0x00D8, "IMC"},   {0x0400, "TCTL"},
+        {0x0410, "TIPG"},  {0x1000, "PBA"},    {0x3000, "TXDMAC"}, {0x3800, "TDBAL"},
+        {0x3804, "TDBAH"}, {0x3808, "TDLEN"},  {0x3810, "TDH"},   {0x3818, "TDT"},
+        {0x3820, "TIDV"},  {0x3828, "TXDCTL"}, {0x382C, "TADV"}};
+    CHECK(map == sdm);
+}
+
+TEST_CASE("e1000: register fields round-trip through the bus and the model acts on them", "[e1000]") {
+    NicOnFakeBus t(E1000Params::for_model("82544"), 64);
+    FakeBus& bus = t.bus;
+    E1000& nic = t.nic;
+    t.start();
+
+    {  // stored control registers read back what was written
+        bus.mmio_write(kCtrl, 0x00140248);
+        CHECK(bus.mmio_read(kCtrl) == 0x00140248);
+        bus.mmio_write(kTctl, kTctlEn | 0x0F0u << 4);
+        CHECK(Tctl{bus.mmio_read(kTctl)}.en());
+        const std::uint32_t tipg = 10 | 8 << 10 | 6 << 20;
+        bus.mmio_write(kTipg, tipg);
+        CHECK(Tipg{bus.mmio_read(kTipg)}.ipgt() == 10);
+        CHECK(bus.mmio_read(kTipg) == tipg);
+        const std::uint32_t txdctl = 5 | 3 << 8 | 2 << 16 | 1 << 24;
+        bus.mmio_write(kTxdctl, txdctl);
+        const Txdctl back{bus.mmio_read(kTxdctl)};
+        CHECK(back.pthresh() == 5);
+        CHECK(back.hthresh() == 3);
+        CHECK(back.wthresh() == 2);
+        CHECK(back.gran_descriptors());
+        CHECK(Txdmac{bus.mmio_read(kTxdmac)}.dpp());  // reset value: packet prefetch off
+        bus.mmio_write(kTxdmac, 0);
+        CHECK_FALSE(Txdmac{bus.mmio_read(kTxdmac)}.dpp());
+        CHECK(Pba{bus.mmio_read(kPba)}.rx_kb() == 48);
+        bus.mmio_write(kPba, 40);
+        CHECK(Pba{bus.mmio_read(kPba)}.rx_kb() == 40);
+        CHECK(nic.port(0).fifo().capacity() == 24 * 1024);  // 64 KB buffer less 40 KB RX
+    }
+    {  // ring registers keep only their defined bits
+        bus.mmio_write(kTdbal, 0x12345678);
+        CHECK(bus.mmio_read(kTdbal) == 0x12345670);  // 3:0 read as 0
+        bus.mmio_write(kTdbah, 0x9);
+        CHECK(bus.mmio_read(kTdbah) == 0x9);
+        bus.mmio_write(kTdlen, 0x1234F);
+        CHECK(bus.mmio_read(kTdlen) == 0x12300);  // LEN 19:7
+        CHECK(bus.mmio_read(kTdh) == 0);
+        bus.mmio_write(kTdt, 0);
+        CHECK(bus.mmio_read(kTdt) == 0);
+    }
+    {  // interrupt registers: set, clear, clear on read, write-only
+        bus.mmio_write(kIms, kIcrTxdw | kIcrTxqe);
+        CHECK(bus.mmio_read(kIms) == (kIcrTxdw | kIcrTxqe));
+        bus.mmio_write(kImc, kIcrTxqe);
+        const InterruptCauses mask{bus.mmio_read(kIms)};
+        CHECK(mask.txdw());
+        CHECK_FALSE(mask.txqe());
+        bus.mmio_write(kIcs, kIcrLsc | kIcrTxqe);
+        const InterruptCauses causes{bus.mmio_read(kIcr)};
+        CHECK(causes.lsc());
+        CHECK(causes.txqe());
+        CHECK_FALSE(causes.txdw());
+        CHECK(bus.mmio_read(kIcr) == 0);  // cleared by the read
+        bus.mmio_write(kIcs, kIcrLsc | kIcrTxqe);
+        bus.mmio_write(kIcr, kIcrLsc);  // 1s clear
+        CHECK(bus.mmio_read(kIcr) == kIcrTxqe);
+        CHECK(bus.mmio_read(kIcs) == 0);  // write-only registers read 0 ...
+        CHECK(bus.mmio_read(kImc) == 0);
+        bus.mmio_write(kItr, 0xABCD1234);
+        CHECK(Itr{bus.mmio_read(kItr)}.interval() == 0x1234);
+        CHECK(bus.mmio_read(kItr) == 0x1234);
+        bus.mmio_write(kTidv, 0x10040);
+        CHECK(InterruptDelay{bus.mmio_read(kTidv)}.idv() == 0x40);
+        bus.mmio_write(kTadv, 0x20);
+        CHECK(InterruptDelay{bus.mmio_read(kTadv)}.idv() == 0x20);
+    }
+    {  // STATUS reports the link and the function, and ignores writes
+        bus.mmio_write(kStatus, 0);
+        const Status status{bus.mmio_read(kStatus)};
+        CHECK(status.fd());
+        CHECK(status.lu());
+        CHECK(status.function_id() == 0);
+        CHECK(status.speed() == 2);  // 1000 Mb/s
+    }
+    // ... and none of these accesses counts as unimplemented.
+    CHECK(nic.stats()["unimplemented_register_accesses"] == nlohmann::json::array());
+}
+
+TEST_CASE("e1000: accesses to offsets with no register are counted and reported", "[e1000]") {
+    HostMemory mem(1 << 20);
+    FakeBus bus("bus");
+    E1000 nic("nic", E1000Params::for_model("82546"), bus, mem, kBar, {});
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    const std::uint32_t kRctl = 0x0100, kRdbal = 0x2800;  // receive: not modelled
+    const std::uint32_t port1 = E1000::kBarBytes;
+    CHECK(bus.mmio_read(kRctl) == 0);  // reserved space reads as zero ...
+    bus.mmio_read(kRctl);
+    bus.mmio_write(kRctl, 0x8002);
+    bus.mmio_write(port1 + kRdbal, 0x1000);
+    CHECK(bus.mmio_read(kRctl) == 0);  // ... and keeps no written value
+    nic.reset_stats();  // counted since construction, not since the last reset
+    const nlohmann::json expected = {
+        {{"port", 0}, {"offset", "0x00100"}, {"reads", 3}, {"writes", 1}},
+        {{"port", 1}, {"offset", "0x02800"}, {"reads", 0}, {"writes", 1}}};
+    CHECK(nic.stats()["unimplemented_register_accesses"] == expected);
 }

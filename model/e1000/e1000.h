@@ -23,12 +23,14 @@ class HostMemory;
 
 class E1000 : public sc_core::sc_module, public BusMaster, public BusTarget {
 public:
+    // A simulation passes e1000::E1000Params::from(scenario); tests build the struct.
     E1000(sc_core::sc_module_name name, const e1000::E1000Params& params, BusPort& bus,
           HostMemory& mem, std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port);
 
     unsigned ports() const { return static_cast<unsigned>(ports_.size()); }
     static constexpr std::uint64_t kBarBytes = 0x20000;  // port p's registers at bar_base + p*kBarBytes
 
+    // Counters since reset_stats(); unimplemented_register_accesses since construction.
     nlohmann::json stats() const;
     void reset_stats();
     // Each port's wire kept lazily (one event per frame fewer); then catch_up() before reading
@@ -50,6 +52,7 @@ public:
     void complete(BusTransaction& t) override;
 
 private:
+    nlohmann::json unimplemented_register_accesses() const;
     e1000::TxPort& port_at(std::uint64_t addr, std::uint32_t& offset);
 
     e1000::E1000Params params_;

@@ -22,14 +22,14 @@ unsigned DescriptorCache::waiting_in_host() const {
     return (tail_ + slots() - next_fetch_) % slots();
 }
 
-bool DescriptorCache::fetch_wanted(std::uint32_t txdctl) const {
+bool DescriptorCache::fetch_wanted(Txdctl txdctl) const {
     unsigned room = capacity_ - cached() - fetching_;
     if (fetching_ || room == 0 || waiting_in_host() == 0) return false;
     if (cache_.empty() || complete_packet_descriptors() == 0) return true;
     // TXDCTL.GRAN: thresholds count descriptors (1) or cache lines (0).
-    unsigned unit = txdctl_gran_descriptors(txdctl) ? 1 : descriptors_per_line_;
-    unsigned pthresh = txdctl_pthresh(txdctl) * unit;
-    unsigned hthresh = txdctl_hthresh(txdctl) * unit;
+    unsigned unit = txdctl.gran_descriptors() ? 1 : descriptors_per_line_;
+    unsigned pthresh = txdctl.pthresh() * unit;
+    unsigned hthresh = txdctl.hthresh() * unit;
     return cached() < pthresh && waiting_in_host() >= std::max(1u, hthresh);
 }
 

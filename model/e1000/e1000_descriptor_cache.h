@@ -32,9 +32,12 @@ class DescriptorCache {
 public:
     DescriptorCache(unsigned capacity, unsigned cache_line_bytes);
 
-    void set_base_low(std::uint32_t v) { base_ = (base_ & ~0xFFFFFFFFull) | (v & ~0xFu); }
+    // Register values as software writes them (TDBAL, TDBAH, TDLEN, TDH, TDT).
+    void set_base_low(std::uint32_t v) {
+        base_ = (base_ & ~0xFFFFFFFFull) | Tdbal{v}.address_low();
+    }
     void set_base_high(std::uint32_t v) { base_ = (base_ & 0xFFFFFFFFull) | (std::uint64_t(v) << 32); }
-    void set_length_bytes(std::uint32_t v) { length_bytes_ = v & 0xFFF80; }  // multiple of 128
+    void set_length_bytes(std::uint32_t v) { length_bytes_ = Tdlen{v}.length_bytes(); }
     void set_head(std::uint32_t v);  // software writes TDH only while idle: drops the cache
     void set_tail(std::uint32_t v) { tail_ = slots() ? v % slots() : 0; }
 
@@ -47,7 +50,7 @@ public:
 
     // Descriptors software has handed over that are not yet fetched.
     unsigned waiting_in_host() const;
-    bool fetch_wanted(std::uint32_t txdctl) const;
+    bool fetch_wanted(Txdctl txdctl) const;
     DescriptorFetch plan_fetch() const;  // only when fetch_wanted()
     void fetch_issued(const DescriptorFetch& f);
     void fetch_arrived(const DescriptorFetch& f, const HostMemory& mem);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "e1000/e1000_regs.h"
 #include "core/sim_time.h"
 #include "core/trace_hooks.h"
 
@@ -26,7 +25,7 @@ InterruptLogic::InterruptLogic(sc_core::sc_module_name name, InterruptSink* sink
 }
 
 void InterruptLogic::raise(std::uint32_t causes) {
-    if (causes & kIcrTxdw) {  // a TXDW now also reports any delayed one
+    if (InterruptCauses{causes}.txdw()) {  // a TXDW now also reports any delayed one
         delay_pending_ = tadv_running_ = false;
         delay_event_.cancel();
         delay_armed_ = kNotArmed;

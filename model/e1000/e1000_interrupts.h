@@ -11,6 +11,7 @@
 
 #include <systemc>
 
+#include "e1000/e1000_regs.h"
 #include "e1000/e1000_stats.h"
 #include "core/pci_types.h"
 
@@ -27,9 +28,9 @@ public:
     std::uint32_t ims() const { return ims_; }
     void set_mask(std::uint32_t bits);    // IMS write
     void clear_mask(std::uint32_t bits);  // IMC write
-    void set_itr(std::uint32_t v) { itr_ = v & 0xFFFF; }
-    void set_tidv(std::uint32_t v) { tidv_ = v & 0xFFFF; }
-    void set_tadv(std::uint32_t v) { tadv_ = v & 0xFFFF; }
+    void set_itr(Itr v) { itr_ = v.interval(); }
+    void set_tidv(InterruptDelay v) { tidv_ = v.idv(); }
+    void set_tadv(InterruptDelay v) { tadv_ = v.idv(); }
     std::uint32_t itr() const { return itr_; }
     std::uint32_t tidv() const { return tidv_; }
     std::uint32_t tadv() const { return tadv_; }

@@ -1,10 +1,8 @@
 #include "e1000/e1000_mac.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 
-#include "core/sim_time.h"
 #include "core/trace_hooks.h"
 
 namespace pcisim::e1000 {
@@ -15,69 +13,28 @@ constexpr std::size_t kFcsBytes = 4;
 constexpr std::size_t kPreambleBytes = 8;   // preamble + SFD
 }  // namespace
 
-Mac::Mac(sc_core::sc_module_name name, unsigned port, const E1000Params& params, TxFifo& fifo,
+Mac::Mac(std::string name, unsigned port, const E1000Params& params, TxFifo& fifo,
          TxStats& stats, const FrameObserver& observer)
-    : sc_module(name), port_(port), params_(params), fifo_(fifo), stats_(stats),
-      observer_(observer) {
-    SC_HAS_PROCESS(Mac);
-    SC_METHOD(advance);
-    sensitive << wake_;
-    dont_initialize();
-}
+    : name_(std::move(name)), port_(port), params_(params), fifo_(fifo), stats_(stats),
+      observer_(observer) {}
 
-void Mac::enqueue(std::vector<std::uint8_t> frame, Picos ready) {
+bool Mac::enqueue(std::vector<std::uint8_t>&& frame, Picos ready, Picos now) {
     // Only an idle MAC has anything to do now: start the frame (or line it up behind the gap).
-    // While a frame is on the wire a wake-up is armed (or, lazily, the frame is finished when
-    // someone looks), and the MAC looks at the queue then.
-    Picos now = now_ps();
-    if (ready > now && !lazy_)
-        throw std::logic_error(std::string(name()) + ": a frame ready later needs the lazy wire");
-    catch_up();
+    // Behind a frame on the wire it waits until that one is finished.
     bool idle = !sending_ && queue_.empty();
     queue_.push_back({std::move(frame), ready});
-    if (!idle) return;
-    start_next(now);
-    arm(now);
+    if (idle) start_next(now);
+    return idle;
 }
 
-void Mac::set_enabled(bool on) {
-    catch_up();
+void Mac::set_enabled(bool on, Picos now) {
     enabled_ = on;
     // A frame lined up behind the inter-packet gap has not started yet: it waits for TCTL.EN.
-    if (!on && sending_ && now_ps() < send_start_) sending_ = false;
-    wake_.notify(sc_core::SC_ZERO_TIME);
-}
-
-void Mac::set_ipgt(unsigned bytes) {
-    catch_up();  // the gaps after frames that have left were the old ones
-    ipgt_ = bytes;
-}
-
-void Mac::set_lazy(bool on) {
-    catch_up();
-    lazy_ = on;
-    arm(now_ps());
-}
-
-void Mac::wait_for_room() {
-    if (room_wanted_) return;  // asked already: the wake-up is armed, or arms with the next frame
-    room_wanted_ = true;
-    arm(now_ps());
+    if (!on && sending_ && now < send_start_) sending_ = false;
 }
 
 Picos Mac::frame_time(std::size_t len) const {
-    return (std::max(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) * params_.byte_time;
-}
-
-void Mac::advance() {
-    Picos now = now_ps();
-    bool freed = finish_frames(now);
-    bool tell = lazy_ ? room_wanted_ : freed;
-    room_wanted_ = false;
-    if (tell && room_freed_) room_freed_();
-    // A zero-delay wake (enable) cancels a pending timed one: always re-arm.
-    if (!sending_) start_next(now);
-    arm(now);
+    return (std::max(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) * params_.byte_time_ps;
 }
 
 bool Mac::finish_frames(Picos upto) {
@@ -87,15 +44,15 @@ bool Mac::finish_frames(Picos upto) {
         sending_ = false;
         std::vector<std::uint8_t> frame = std::move(queue_.front().frame);
         queue_.pop_front();
-        Picos gap = Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time;
+        Picos gap = Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time_ps;
         wire_free_ = end + gap;
         auto seq = static_cast<std::int64_t>(frames_sent_);
         if (lined_up_)
-            trace::emit(TraceStep::Wire, TracePhase::Begin, name(), send_start_, port_, seq,
+            trace::emit(TraceStep::Wire, TracePhase::Begin, name_.c_str(), send_start_, port_, seq,
                         static_cast<std::uint32_t>(frame.size()));
-        trace::emit(TraceStep::Wire, TracePhase::End, name(), end, port_, seq);
-        trace::emit(TraceStep::Gap, TracePhase::Begin, name(), end, port_, seq);
-        trace::emit(TraceStep::Gap, TracePhase::End, name(), wire_free_, port_, seq);
+        trace::emit(TraceStep::Wire, TracePhase::End, name_.c_str(), end, port_, seq);
+        trace::emit(TraceStep::Gap, TracePhase::Begin, name_.c_str(), end, port_, seq);
+        trace::emit(TraceStep::Gap, TracePhase::End, name_.c_str(), wire_free_, port_, seq);
         ++frames_sent_;
         ++stats_.tx_frames;
         stats_.tx_bytes += frame.size();
@@ -120,14 +77,10 @@ void Mac::start_next(Picos now) {
         sending_ = true;
         send_end_ = send_start_ + frame_time(next.frame.size());
         if (!lined_up_)
-            trace::emit(TraceStep::Wire, TracePhase::Begin, name(), now, port_,
+            trace::emit(TraceStep::Wire, TracePhase::Begin, name_.c_str(), now, port_,
                         static_cast<std::int64_t>(frames_sent_),
                         static_cast<std::uint32_t>(next.frame.size()));
     }
-}
-
-void Mac::arm(Picos now) {
-    if (sending_ && (!lazy_ || room_wanted_)) wake_.notify(ps(send_end_ - now));
 }
 
 }  // namespace pcisim::e1000

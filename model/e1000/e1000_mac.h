@@ -5,73 +5,65 @@
 // 96 bit times) a stream of s-byte frames leaves at exactly 125e6/(s+24) frames/s at 1 Gb/s.
 // The frame's FIFO room is released when its last byte has left.
 //
-// A frame's times are known when it starts, so the wire may be kept lazily (set_lazy): a frame
-// that has left is then finished (counted, observed, its room freed, at its own end time) when
-// someone looks (catch_up), and the MAC has an event of its own only while the DMA engine waits
-// for FIFO room (wait_for_room).  That saves an event per frame; the owner must catch up before
-// it reads the counters, the FIFO or what its frame observer collected.
+// The MAC is told the time: it computes when each frame starts and ends and finishes the frames
+// that have left by a given instant.  When that instant comes (an event at every frame's end,
+// or lazily when someone looks) is MacWire's business (e1000_mac_wire.h).
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <string>
 #include <vector>
-
-#include <systemc>
 
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_fifo.h"
-#include "core/sim_time.h"
+#include "core/pci_types.h"
 
 namespace pcisim::e1000 {
 
 using FrameObserver =
     std::function<void(unsigned port, const std::uint8_t* frame, unsigned len, Picos when)>;
 
-class Mac : public sc_core::sc_module {
+class Mac {
 public:
-    Mac(sc_core::sc_module_name name, unsigned port, const E1000Params& params, TxFifo& fifo,
-        TxStats& stats, const FrameObserver& observer);
+    // `name` names the MAC in traces.
+    Mac(std::string name, unsigned port, const E1000Params& params, TxFifo& fifo, TxStats& stats,
+        const FrameObserver& observer);
 
-    // A frame whose bytes are all in the FIFO (its room was reserved by the DMA engine), from
-    // now or, lazily, from a later time `ready` that the DMA engine knows in advance.
-    void enqueue(std::vector<std::uint8_t> frame) { enqueue(std::move(frame), now_ps()); }
-    void enqueue(std::vector<std::uint8_t> frame, Picos ready);
-    bool lazy() const { return lazy_; }
-    void set_enabled(bool on);      // TCTL.EN
-    void set_ipgt(unsigned bytes);  // TIPG.IPGT, byte times at 1 Gb/s
-    void set_lazy(bool on);         // off (the default): an event at every frame's end
-    // Lazy: every frame that has left by now is finished (inline: the DMA engine asks often).
-    void catch_up() {
-        if (lazy_ && sending_ && send_end_ <= now_ps()) finish_frames(now_ps());
+    // A frame whose bytes are all in the FIFO from `ready` on (its room was reserved by the DMA
+    // engine).  An idle MAC lines it up at once; returns whether the MAC was idle.
+    bool enqueue(std::vector<std::uint8_t>&& frame, Picos ready, Picos now);
+    void set_enabled(bool on, Picos now);  // TCTL.EN
+    void set_ipgt(unsigned bytes) { ipgt_ = bytes; }  // TIPG.IPGT, byte times
+    // Finishes every frame whose last byte has left by `upto` (counted, observed, its room
+    // freed, all at its own end time) and lines up the next after each; whether there was any.
+    bool finish_frames(Picos upto);
+    // With no frame on the wire, the queue's first frame goes on it (after the gap).
+    void line_up_next(Picos now) {
+        if (!sending_) start_next(now);
     }
-    void wait_for_room();           // lazy: the DMA engine waits for FIFO room
+    bool sending() const { return sending_; }  // a frame is on the wire or lined up behind the gap
+    Picos send_end() const { return send_end_; }  // when its last byte leaves
+    std::uint64_t frames_sent() const { return frames_sent_; }
     // Called for every frame that has left, with its buffer (the DMA engine reuses it for a
     // later frame instead of allocating one per packet).
     void on_frame_sent(std::function<void(std::vector<std::uint8_t>&&)> fn) {
         frame_sent_ = std::move(fn);
     }
-    // Called from the MAC's own event after FIFO room was freed (lazy: once the DMA engine has
-    // asked for it), so that the DMA engine looks for room again.
-    void on_room_freed(std::function<void()> fn) { room_freed_ = std::move(fn); }
-
-    std::uint64_t frames_sent() const { return frames_sent_; }
 
 private:
-    void advance();  // SC_METHOD: finishes the frame on the wire, starts the next one
-    bool finish_frames(Picos upto);  // frames whose last byte has left by `upto`; any?
-    void start_next(Picos now);  // the queue's first frame goes on the wire (after the gap)
-    void arm(Picos now);         // the event at the frame's end, when one is wanted
+    void start_next(Picos now);
     Picos frame_time(std::size_t len) const;
 
+    std::string name_;
     unsigned port_;
     const E1000Params& params_;
     TxFifo& fifo_;
     TxStats& stats_;
     const FrameObserver& observer_;
     std::function<void(std::vector<std::uint8_t>&&)> frame_sent_;
-    std::function<void()> room_freed_;
 
     struct Queued {
         std::vector<std::uint8_t> frame;
@@ -79,16 +71,13 @@ private:
     };
     std::deque<Queued> queue_;
     bool enabled_ = false;
-    bool lazy_ = false;
-    bool room_wanted_ = false;  // lazy: the DMA engine waits for FIFO room
     unsigned ipgt_ = 8;
-    bool sending_ = false;   // a frame is on the wire or lined up behind the gap
+    bool sending_ = false;
     bool lined_up_ = false;  // it was lined up while the gap still ran
     Picos send_start_ = 0;   // its preamble starts
     Picos send_end_ = 0;     // its last byte leaves
-    Picos wire_free_ = 0;  // end of the inter-packet gap after it
+    Picos wire_free_ = 0;    // end of the inter-packet gap after it
     std::uint64_t frames_sent_ = 0;
-    sc_core::sc_event wake_{"wake"};
 };
 
 }  // namespace pcisim::e1000

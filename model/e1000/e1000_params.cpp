@@ -43,9 +43,7 @@ std::vector<ParamSpec> nic_params() {
 // FIFO, the ports of the model.  Sizes come from ModelTraits and tx_fifo_bytes(), as in the run.
 void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>& problems) {
     const nlohmann::json& nic = doc["nic"];
-    e1000::E1000Params p;
-    p.model = nic["model"].get<std::string>();
-    p.traits = e1000::ModelTraits::of(p.model);
+    const auto p = e1000::E1000Params::for_model(nic["model"].get<std::string>());
     const unsigned buffer_kb = p.traits.packet_buffer_kb;
     const auto rx_kb = nic["pba_rx_kb"].get<unsigned>();
     if (rx_kb >= buffer_kb) {
@@ -96,14 +94,19 @@ ModelTraits ModelTraits::of(const std::string& model) {
                                 "\" is not one of 82540 82541 82544 82546");
 }
 
-E1000Params E1000Params::from(const Scenario& s) {
+E1000Params E1000Params::for_model(const std::string& model) {
     E1000Params p;
-    p.model = s.text("nic.model");
-    p.traits = ModelTraits::of(p.model);
+    p.model = model;
+    p.traits = ModelTraits::of(model);
+    return p;
+}
+
+E1000Params E1000Params::from(const Scenario& s) {
+    E1000Params p = for_model(s.text("nic.model"));
     p.mmrbc_bytes = static_cast<unsigned>(s.integer("nic.mmrbc_bytes"));
     p.descriptor_cache_entries = static_cast<unsigned>(s.integer("nic.descriptor_cache_entries"));
     p.cache_line_bytes = static_cast<unsigned>(s.integer("nic.cache_line_bytes"));
-    p.packet_processing = ns_to_ps(s.number("nic.packet_processing_ns"));
+    p.packet_processing_ps = ns_to_ps(s.number("nic.packet_processing_ns"));
     std::string devsel = s.text("nic.devsel");
     p.devsel = devsel == "fast" ? Devsel::Fast : devsel == "slow" ? Devsel::Slow : Devsel::Medium;
     p.mmio_read_wait_clocks = static_cast<unsigned>(s.integer("nic.mmio_read_wait_clocks"));
@@ -112,14 +115,12 @@ E1000Params E1000Params::from(const Scenario& s) {
     p.preload_packets = static_cast<unsigned>(s.integer("nic.preload_packets"));
     p.preload_bytes = static_cast<unsigned>(s.integer("nic.preload_bytes"));
     p.ipg_extra_bytes = static_cast<unsigned>(s.integer("nic.ipg_extra_bytes"));
-    p.byte_time = 8 * kPicosPerUs / static_cast<Picos>(s.integer("nic.link_mbps"));
+    p.byte_time_ps = 8 * kPicosPerUs / static_cast<Picos>(s.integer("nic.link_mbps"));
     p.drop_writebacks = s.boolean("testing.nic_drop_writebacks");
-
     return p;
 }
 
-unsigned E1000Params::tx_fifo_bytes(std::uint32_t pba) const {
-    unsigned rx_kb = pba & 0xFFFF;
+unsigned E1000Params::tx_fifo_bytes(unsigned rx_kb) const {
     return rx_kb >= traits.packet_buffer_kb ? 0 : (traits.packet_buffer_kb - rx_kb) * 1024;
 }
 

@@ -27,28 +27,32 @@ struct ModelTraits {
     static ModelTraits of(const std::string& model);  // throws std::invalid_argument
 };
 
+// The NIC's typed configuration.  The defaults are those of the nic.* table (nic_params());
+// a test builds a NIC from this struct, a simulation from the scenario (from()), which reads
+// each nic.* key here and nowhere else.
 struct E1000Params {
-    std::string model;
-    ModelTraits traits{};
+    std::string model = "82540";
+    ModelTraits traits = ModelTraits::of(model);
     unsigned mmrbc_bytes = 512;
     unsigned descriptor_cache_entries = 64;
     unsigned cache_line_bytes = 64;
-    Picos packet_processing = 0;
+    Picos packet_processing_ps = 100 * kPicosPerNs;  // DMA engine time, last data to commit
     Devsel devsel = Devsel::Medium;
-    unsigned mmio_read_wait_clocks = 0;
-    unsigned mmio_write_wait_clocks = 0;
+    unsigned mmio_read_wait_clocks = 8;
+    unsigned mmio_write_wait_clocks = 1;
     unsigned pba_rx_kb = 48;
     unsigned preload_packets = 0;
     unsigned preload_bytes = 0;
     unsigned ipg_extra_bytes = 4;
-    Picos byte_time = 8000;  // one byte on the wire
+    Picos byte_time_ps = 8000;  // one byte on the wire: 8 bit times at nic.link_mbps 1000
     bool drop_writebacks = false;  // testing.nic_drop_writebacks: fault injection
 
+    // The defaults for another part (traits follow the model); throws std::invalid_argument.
+    static E1000Params for_model(const std::string& model);
     // Scenario::from_json has checked the combinations (check_nic_combinations).
-
     static E1000Params from(const Scenario& s);
-    // TX share of the packet buffer for a PBA value (SDM 13.4.26: PBA low bits = RX KB).
-    unsigned tx_fifo_bytes(std::uint32_t pba) const;
+    // TX share of the packet buffer when PBA.RXA gives receive `rx_kb` (SDM 13.4.26).
+    unsigned tx_fifo_bytes(unsigned rx_kb) const;
 };
 
 }  // namespace pcisim::e1000

@@ -29,20 +29,100 @@ constexpr std::uint32_t kTidv = 0x3820;   // TX interrupt delay, 1.024 us units
 constexpr std::uint32_t kTxdctl = 0x3828;
 constexpr std::uint32_t kTadv = 0x382C;   // TX absolute interrupt delay, 1.024 us units
 
-// Interrupt causes (ICR/IMS/IMC bits).
+// Bits software composes register values from (the driver shares them).
 constexpr std::uint32_t kIcrTxdw = 1u << 0;   // transmit descriptor written back
 constexpr std::uint32_t kIcrTxqe = 1u << 1;   // transmit queue empty
 constexpr std::uint32_t kIcrLsc = 1u << 2;
 constexpr std::uint32_t kIcrInt = 1u << 31;   // 82547+: some cause asserted (informational)
-
 constexpr std::uint32_t kTctlEn = 1u << 1;
 constexpr std::uint32_t kTxdmacDpp = 1u << 0;
 
-// TXDCTL fields: PTHRESH 5:0, HTHRESH 13:8, WTHRESH 21:16, GRAN bit 24 (1 = descriptors).
-constexpr std::uint32_t txdctl_pthresh(std::uint32_t v) { return v & 0x3F; }
-constexpr std::uint32_t txdctl_hthresh(std::uint32_t v) { return (v >> 8) & 0x3F; }
-constexpr std::uint32_t txdctl_wthresh(std::uint32_t v) { return (v >> 16) & 0x3F; }
-constexpr bool txdctl_gran_descriptors(std::uint32_t v) { return (v >> 24) & 1; }
+// `width` bits of a register value from bit `lsb` up.
+constexpr std::uint32_t field(std::uint32_t value, unsigned lsb, unsigned width) {
+    return (value >> lsb) & ((1u << width) - 1u);
+}
+
+// Register values with accessors for the fields the model acts on.  Bit positions: 8254x SDM
+// section 13.4 (the register's subsection or bit-description table is named with each).
+
+// STATUS (13.4.2, read only): FD bit 0, LU bit 1, FUNCTION ID 3:2, SPEED 7:6 (10b: 1000 Mb/s).
+struct Status {
+    std::uint32_t value = 0;
+    // What the model reports: link up, full duplex, 1000 Mb/s, on PCI function `function`.
+    static constexpr Status link_up_1000(unsigned function) {
+        return {1u << 0 | 1u << 1 | (function & 3u) << 2 | 2u << 6};
+    }
+    constexpr bool fd() const { return field(value, 0, 1); }
+    constexpr bool lu() const { return field(value, 1, 1); }
+    constexpr unsigned function_id() const { return field(value, 2, 2); }
+    constexpr unsigned speed() const { return field(value, 6, 2); }
+};
+
+// ICR, ICS, IMS, IMC (13.4.17-21): one bit per cause, the same in all four.
+struct InterruptCauses {
+    std::uint32_t value = 0;
+    constexpr bool txdw() const { return value & kIcrTxdw; }
+    constexpr bool txqe() const { return value & kIcrTxqe; }
+    constexpr bool lsc() const { return value & kIcrLsc; }
+};
+
+// ITR (13.4.18): INTERVAL 15:0, in 256 ns units (0: no throttling).
+struct Itr {
+    std::uint32_t value = 0;
+    constexpr unsigned interval() const { return field(value, 0, 16); }
+};
+
+// TIDV (13.4.41) and TADV (13.4.44): IDV 15:0, in 1.024 us units.
+struct InterruptDelay {
+    std::uint32_t value = 0;
+    constexpr unsigned idv() const { return field(value, 0, 16); }
+};
+
+// TCTL (Table 13-76): EN bit 1.  PSP, CT, COLD and the rest are stored, not acted on (full
+// duplex: no collisions; frames are padded to 60 bytes on the wire in any case).
+struct Tctl {
+    std::uint32_t value = 0;
+    constexpr bool en() const { return value & kTctlEn; }
+};
+
+// TIPG (13.4.34): IPGT 9:0, IPGR1 19:10, IPGR2 29:20; only IPGT applies to full-duplex transmit.
+struct Tipg {
+    std::uint32_t value = 0;
+    constexpr unsigned ipgt() const { return field(value, 0, 10); }
+};
+
+// PBA (13.4.26): RXA 15:0, the receive share of the packet buffer in KB; transmit gets the rest.
+struct Pba {
+    std::uint32_t value = 0;
+    constexpr unsigned rx_kb() const { return field(value, 0, 16); }
+};
+
+// TXDMAC (13.4, transmit DMA control): DPP bit 0, 1 (the reset value) disables packet prefetch.
+struct Txdmac {
+    std::uint32_t value = kTxdmacDpp;
+    constexpr bool dpp() const { return value & kTxdmacDpp; }
+};
+
+// TDBAL (13.4.36): base address 31:4, bits 3:0 read as 0.  TDLEN (13.4.38): LEN 19:7, a multiple
+// of 128 bytes, bits 6:0 read as 0.
+struct Tdbal {
+    std::uint32_t value = 0;
+    constexpr std::uint32_t address_low() const { return value & ~0xFu; }
+};
+struct Tdlen {
+    std::uint32_t value = 0;
+    constexpr std::uint32_t length_bytes() const { return value & 0xFFF80u; }
+};
+
+// TXDCTL (13.4.42, Table 13-86): PTHRESH 5:0, HTHRESH 13:8, WTHRESH 21:16, GRAN bit 24 (1: the
+// thresholds count descriptors, 0: cache lines).
+struct Txdctl {
+    std::uint32_t value = 0;
+    constexpr unsigned pthresh() const { return field(value, 0, 6); }
+    constexpr unsigned hthresh() const { return field(value, 8, 6); }
+    constexpr unsigned wthresh() const { return field(value, 16, 6); }
+    constexpr bool gran_descriptors() const { return field(value, 24, 1); }
+};
 
 // Legacy transmit descriptor (16 bytes, SDM 3.3.3):
 //   0: buffer address (64)   8: length (16)   10: CSO (8)   11: CMD (8)

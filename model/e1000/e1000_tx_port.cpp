@@ -11,8 +11,6 @@ namespace pcisim::e1000 {
 
 namespace {
 constexpr unsigned kStatusByteOffset = 12;  // STA in a legacy descriptor (SDM 3.3.3)
-// STATUS (SDM 13.4.2): FD, LU, function id in 3:2, SPEED 1000 (10b) in 7:6.
-constexpr std::uint32_t kStatusFd = 1u << 0, kStatusLu = 1u << 1, kStatusSpeed1000 = 2u << 6;
 }  // namespace
 
 TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& params,
@@ -22,12 +20,13 @@ TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& 
       cache_(params.descriptor_cache_entries, params.cache_line_bytes),
       mac_("mac", index, params, fifo_, stats, observer),
       irq_("interrupts", irq, stats),
-      pba_(params.pba_rx_kb) {
+      pba_{params.pba_rx_kb} {
     SC_HAS_PROCESS(TxPort);
     SC_METHOD(finish_packet);
     sensitive << finishing_done_;
     dont_initialize();
-    mac_.set_ipgt(tipg_ & 0x3FF);
+    map_registers();
+    mac_.set_ipgt(tipg_.ipgt());
     mac_.on_frame_sent([this](std::vector<std::uint8_t>&& frame) {
         spare_frames_.push_back(std::move(frame));
     });
@@ -45,66 +44,55 @@ void TxPort::kick() {
     if (bus_) bus_->kick();
 }
 
-std::uint32_t TxPort::read_register(std::uint32_t offset) {
-    switch (offset) {
-    case kCtrl: return ctrl_;
-    case kStatus: return kStatusFd | kStatusLu | (index_ << 2) | kStatusSpeed1000;
-    case kIcr: return irq_.read_icr();
-    case kItr: return irq_.itr();
-    case kIms: return irq_.ims();
-    case kTctl: return tctl_;
-    case kTipg: return tipg_;
-    case kPba: return pba_;
-    case kTxdmac: return txdmac_;
-    case kTdbal: return static_cast<std::uint32_t>(cache_.base());
-    case kTdbah: return static_cast<std::uint32_t>(cache_.base() >> 32);
-    case kTdlen: return cache_.length_bytes();
-    case kTdh: return cache_.head();
-    case kTdt: return tdt_;
-    case kTidv: return irq_.tidv();
-    case kTxdctl: return txdctl_;
-    case kTadv: return irq_.tadv();
-    default: return 0;  // registers outside the transmit path read as zero here
-    }
-}
-
-void TxPort::write_register(std::uint32_t offset, std::uint32_t value) {
-    switch (offset) {
-    case kCtrl: ctrl_ = value; break;
-    case kIcr: irq_.clear(value); break;
-    case kItr: irq_.set_itr(value); break;
-    case kIcs: irq_.raise(value); break;
-    case kIms: irq_.set_mask(value); break;
-    case kImc: irq_.clear_mask(value); break;
-    case kTctl:
-        tctl_ = value;
-        mac_.set_enabled(value & kTctlEn);
+// The port's registers (SDM 13.4), with what a read returns and what a write does.
+void TxPort::map_registers() {
+    RegisterFile& r = registers_;
+    r.add(kCtrl, "CTRL", [this] { return ctrl_; }, [this](std::uint32_t v) { ctrl_ = v; });
+    r.add(kStatus, "STATUS", [this] { return Status::link_up_1000(index_).value; }, nullptr);
+    r.add(kIcr, "ICR", [this] { return irq_.read_icr(); },
+          [this](std::uint32_t v) { irq_.clear(v); });  // 1s clear causes
+    r.add(kItr, "ITR", [this] { return irq_.itr(); }, [this](std::uint32_t v) { irq_.set_itr(Itr{v}); });
+    r.add(kIcs, "ICS", nullptr, [this](std::uint32_t v) { irq_.raise(v); });
+    r.add(kIms, "IMS", [this] { return irq_.ims(); }, [this](std::uint32_t v) { irq_.set_mask(v); });
+    r.add(kImc, "IMC", nullptr, [this](std::uint32_t v) { irq_.clear_mask(v); });
+    r.add(kTctl, "TCTL", [this] { return tctl_.value; }, [this](std::uint32_t v) {
+        tctl_ = Tctl{v};
+        mac_.set_enabled(tctl_.en());
         kick();
-        break;
-    case kTipg:
-        tipg_ = value;
-        mac_.set_ipgt(value & 0x3FF);  // IPGT is bits 9:0 (SDM 13.4.34)
-        break;
-    case kPba:
-        pba_ = value;
-        fifo_.set_capacity(params_.tx_fifo_bytes(value));
-        break;
-    case kTxdmac: txdmac_ = value; kick(); break;
-    case kTdbal: cache_.set_base_low(value); break;
-    case kTdbah: cache_.set_base_high(value); break;
-    case kTdlen: cache_.set_length_bytes(value); break;
-    case kTdh: cache_.set_head(value); break;
-    case kTdt:
-        check_tail_move(value);
-        tdt_ = value;
-        cache_.set_tail(value);
+    });
+    r.add(kTipg, "TIPG", [this] { return tipg_.value; }, [this](std::uint32_t v) {
+        tipg_ = Tipg{v};
+        mac_.set_ipgt(tipg_.ipgt());
+    });
+    r.add(kPba, "PBA", [this] { return pba_.value; }, [this](std::uint32_t v) {
+        pba_ = Pba{v};
+        fifo_.set_capacity(params_.tx_fifo_bytes(pba_.rx_kb()));
+    });
+    r.add(kTxdmac, "TXDMAC", [this] { return txdmac_.value; }, [this](std::uint32_t v) {
+        txdmac_ = Txdmac{v};
         kick();
-        break;
-    case kTidv: irq_.set_tidv(value); break;
-    case kTxdctl: txdctl_ = value; kick(); break;
-    case kTadv: irq_.set_tadv(value); break;
-    default: break;
-    }
+    });
+    r.add(kTdbal, "TDBAL", [this] { return static_cast<std::uint32_t>(cache_.base()); },
+          [this](std::uint32_t v) { cache_.set_base_low(v); });
+    r.add(kTdbah, "TDBAH", [this] { return static_cast<std::uint32_t>(cache_.base() >> 32); },
+          [this](std::uint32_t v) { cache_.set_base_high(v); });
+    r.add(kTdlen, "TDLEN", [this] { return cache_.length_bytes(); },
+          [this](std::uint32_t v) { cache_.set_length_bytes(v); });
+    r.add(kTdh, "TDH", [this] { return cache_.head(); }, [this](std::uint32_t v) { cache_.set_head(v); });
+    r.add(kTdt, "TDT", [this] { return tdt_; }, [this](std::uint32_t v) {
+        check_tail_move(v);
+        tdt_ = v;
+        cache_.set_tail(v);
+        kick();
+    });
+    r.add(kTidv, "TIDV", [this] { return irq_.tidv(); },
+          [this](std::uint32_t v) { irq_.set_tidv(InterruptDelay{v}); });
+    r.add(kTxdctl, "TXDCTL", [this] { return txdctl_.value; }, [this](std::uint32_t v) {
+        txdctl_ = Txdctl{v};
+        kick();
+    });
+    r.add(kTadv, "TADV", [this] { return irq_.tadv(); },
+          [this](std::uint32_t v) { irq_.set_tadv(InterruptDelay{v}); });
 }
 
 // Software hands the NIC descriptors up to (not including) TDT; moving TDT past TDH would
@@ -125,7 +113,7 @@ void TxPort::check_tail_move(std::uint32_t value) const {
 }
 
 bool TxPort::next_read(ReadRequest& out) {
-    if (!(tctl_ & kTctlEn) || cache_.slots() == 0) return false;
+    if (!tctl_.en() || cache_.slots() == 0) return false;
     if (data_read(out)) return true;
     if (start_packet() && data_read(out)) return true;
     if (!cache_.fetch_wanted(txdctl_)) return false;
@@ -156,7 +144,7 @@ bool TxPort::data_read(ReadRequest& out) {
 
 bool TxPort::start_packet() {
     if (fetching_) return false;
-    if ((txdmac_ & kTxdmacDpp) && !in_flight_.empty()) return false;
+    if (txdmac_.dpp() && !in_flight_.empty()) return false;
     unsigned n = cache_.complete_packet_descriptors();
     if (n == 0) return false;
     std::uint32_t bytes = 0;
@@ -250,30 +238,35 @@ void TxPort::schedule_finishing() {
         if (!p->data_done) return;  // packets finish in order
         Picos begin = std::max(now, engine_free_);
         if (finishes_unseen(*p)) {
-            // Done now, as it will be at its commit time: nothing else can tell the difference.
-            engine_free_ = begin + params_.packet_processing;
-            p->committed = true;
-            mac_.enqueue(std::move(p->frame), engine_free_);
+            commit_ahead(*p, begin);
             spare_packets_.push_back(std::move(*it));
             it = in_flight_.erase(it);
             continue;
         }
         finishing_ = p;
-        finishing_done_.notify(ps(begin + params_.packet_processing - now));
+        finishing_done_.notify(ps(begin + params_.packet_processing_ps - now));
         trace::emit(TraceStep::Processing, TracePhase::Begin, name(), begin, index_, p->seq);
         return;
     }
 }
 
-// Whether finishing `p` changes nothing anyone can see before its commit: the MAC takes frames
-// ahead (its lazy wire), no descriptor of it is written back (RS clear, WTHRESH 0), and the
-// next packet's fetch does not wait for it (TXDMAC.DPP clear), so neither the bus nor the
-// driver nor the DMA engine notices its end.  It then needs no event (one per packet fewer).
+// The shortcut's condition (see the header): the MAC takes frames ahead (its lazy wire), no
+// descriptor of the packet is written back (RS clear, WTHRESH 0), and the next packet's fetch
+// does not wait for it (TXDMAC.DPP clear), so neither the bus nor the driver nor the DMA engine
+// notices its end.
 bool TxPort::finishes_unseen(const Packet& p) const {
-    if (!mac_.lazy() || (txdmac_ & kTxdmacDpp) || txdctl_wthresh(txdctl_) != 0) return false;
+    if (!mac_.lazy() || txdmac_.dpp() || txdctl_.wthresh() != 0) return false;
     for (const auto& d : p.descriptors)
         if (d.desc.cmd & kCmdRs) return false;
     return true;
+}
+
+// Done now, as it will be at its commit time: the frame goes to the MAC ready from then on, and
+// the DMA engine is busy finishing until then.
+void TxPort::commit_ahead(Packet& p, Picos begin) {
+    engine_free_ = begin + params_.packet_processing_ps;
+    p.committed = true;
+    mac_.enqueue(std::move(p.frame), engine_free_);
 }
 
 void TxPort::finish_packet() {
@@ -282,7 +275,7 @@ void TxPort::finish_packet() {
     p->committed = true;
     trace::emit(TraceStep::Processing, TracePhase::End, name(), now_ps(), index_, p->seq);
     mac_.enqueue(std::move(p->frame));
-    unsigned wthresh = txdctl_wthresh(txdctl_);
+    unsigned wthresh = txdctl_.wthresh();
     if (wthresh == 0) {
         for (const auto& d : p->descriptors)
             if (d.desc.cmd & kCmdRs) write_back(p, {d});

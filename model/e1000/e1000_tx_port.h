@@ -23,8 +23,10 @@
 #include "e1000/e1000_bus_interface.h"
 #include "e1000/e1000_descriptor_cache.h"
 #include "e1000/e1000_interrupts.h"
-#include "e1000/e1000_mac.h"
+#include "e1000/e1000_mac_wire.h"
 #include "e1000/e1000_params.h"
+#include "e1000/e1000_register_file.h"
+#include "e1000/e1000_regs.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_fifo.h"
 
@@ -40,15 +42,18 @@ public:
            HostMemory& mem, TxStats& stats, InterruptSink* irq, const FrameObserver& observer);
 
     void attach(BusInterface* bus) { bus_ = bus; }
-    std::uint32_t read_register(std::uint32_t offset);
-    void write_register(std::uint32_t offset, std::uint32_t value);
+    std::uint32_t read_register(std::uint32_t offset) { return registers_.read(offset); }
+    void write_register(std::uint32_t offset, std::uint32_t value) {
+        registers_.write(offset, value);
+    }
+    const RegisterFile& registers() const { return registers_; }
 
     bool next_read(ReadRequest& out) override;
     void read_finished(const ReadRequest& r, const DmaStats& s) override;
     void write_finished(std::uint64_t cookie, const DmaStats& s) override;
 
     std::uint64_t frames_sent() const { return mac_.frames_sent(); }
-    // The wire kept lazily (Mac::set_lazy): catch_up() before reading counters or the FIFO.
+    // The wire kept lazily (MacWire::set_lazy): catch_up() before reading counters or the FIFO.
     void set_lazy_wire(bool on) { mac_.set_lazy(on); }
     void catch_up() { mac_.catch_up(); }
     const TxFifo& fifo() const { return fifo_; }
@@ -71,6 +76,7 @@ private:
         std::vector<CachedDescriptor> descriptors;
     };
 
+    void map_registers();
     void check_tail_move(std::uint32_t value) const;
     bool start_packet();
     std::unique_ptr<Packet> new_packet(std::uint32_t frame_bytes);
@@ -78,8 +84,13 @@ private:
     void buffer_processed();
     void data_finished();
     void schedule_finishing();
-    bool finishes_unseen(const Packet& p) const;
     void finish_packet();  // SC_METHOD on finishing_done_
+    // Event avoidance (docs/architecture.md, "Events the NIC and the CPU do without"): a packet
+    // whose finishing nobody can see before its commit (finishes_unseen) is committed when its
+    // data is in, with the commit time it would have had (commit_ahead), and gets no event.
+    // Contract: true only if the outcome is the same as finishing it through finish_packet().
+    bool finishes_unseen(const Packet& p) const;
+    void commit_ahead(Packet& p, Picos begin);
     void write_back(Packet* p, std::vector<CachedDescriptor> run);
     void flush_batch();
     bool idle() const;
@@ -94,10 +105,18 @@ private:
 
     TxFifo fifo_;
     DescriptorCache cache_;
-    Mac mac_;
+    MacWire mac_;
     InterruptLogic irq_;
 
-    std::uint32_t ctrl_ = 0, tctl_ = 0, tipg_ = 8, txdctl_ = 0, txdmac_ = kTxdmacDpp, pba_;
+    RegisterFile registers_;
+    // Registers held here (the others live in the part they control: the descriptor cache, the
+    // interrupt logic).  Reset values: TIPG.IPGT 8 (see docs/e1000.md), TXDMAC.DPP 1.
+    std::uint32_t ctrl_ = 0;
+    Tctl tctl_;
+    Tipg tipg_{8};
+    Txdctl txdctl_;
+    Txdmac txdmac_;
+    Pba pba_;
     std::uint32_t tdt_ = 0;
 
     std::deque<std::unique_ptr<Packet>> in_flight_;  // data fetch started, not yet retired
@@ -107,7 +126,7 @@ private:
     Packet* fetching_ = nullptr;                     // the packet whose data is being read
     Packet* finishing_ = nullptr;                    // the packet in stage 4
     sc_core::sc_event finishing_done_{"finishing_done"};
-    Picos engine_free_ = 0;  // end of the last packet finished ahead (finishes_unseen)
+    Picos engine_free_ = 0;  // end of the last packet committed ahead (commit_ahead)
     bool waiting_for_fifo_ = false;
     Picos fifo_wait_since_ = 0;
     DescriptorFetch fetch_{};

@@ -1,0 +1,50 @@
+#include "e1000/e1000_register_file.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace pcisim::e1000 {
+
+namespace {
+bool before(const RegisterFile::Register& r, std::uint32_t offset) { return r.offset < offset; }
+}  // namespace
+
+void RegisterFile::add(std::uint32_t offset, std::string name, OnRead on_read, OnWrite on_write) {
+    if (offset % 4 != 0)
+        throw std::logic_error("e1000 register file: " + name + " at an offset that is not a dword's");
+    auto at = std::lower_bound(registers_.begin(), registers_.end(), offset, before);
+    if (at != registers_.end() && at->offset == offset)
+        throw std::logic_error("e1000 register file: " + name + " at an offset that " + at->name +
+                               " has already");
+    registers_.insert(at, {offset, std::move(name), std::move(on_read), std::move(on_write)});
+    slot_of_dword_.assign(registers_.back().offset / 4 + 1, 0);
+    for (std::size_t i = 0; i < registers_.size(); ++i)
+        slot_of_dword_[registers_[i].offset / 4] = static_cast<std::uint16_t>(i + 1);
+}
+
+const RegisterFile::Register* RegisterFile::find(std::uint32_t offset) const {
+    std::size_t dword = offset / 4;
+    if (offset % 4 != 0 || dword >= slot_of_dword_.size() || slot_of_dword_[dword] == 0)
+        return nullptr;
+    return &registers_[slot_of_dword_[dword] - 1];
+}
+
+std::uint32_t RegisterFile::read(std::uint32_t offset) {
+    const Register* r = find(offset);
+    if (!r) {
+        ++unimplemented_[offset].reads;
+        return 0;
+    }
+    return r->on_read ? r->on_read() : 0;
+}
+
+void RegisterFile::write(std::uint32_t offset, std::uint32_t value) {
+    const Register* r = find(offset);
+    if (!r) {
+        ++unimplemented_[offset].writes;
+        return;
+    }
+    if (r->on_write) r->on_write(value);
+}
+
+}  // namespace pcisim::e1000
