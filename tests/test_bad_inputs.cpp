@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "run/scenario.h"
+#include "run/simulation.h"
 
 using namespace pcisim;
 using nlohmann::json;
@@ -64,7 +65,8 @@ const std::vector<BadInput> kBadInputs = {
     // inconsistent combinations
     {R"({"bus": {"kind": "pci", "clock_mhz": 100}})", {}, "bus.clock_mhz", "100"},
     {R"({"bus": {"kind": "pci", "clock_mhz": 133}})", {}, "bus.clock_mhz", "133"},
-    {R"({"bus": {"kind": "pcix", "clock_mhz": 33}})", {}, "bus.clock_mhz", "33"},
+    {R"({"bus": {"kind": "pcix", "clock_mhz": 33}, "nic": {"model": "82544"}})", {},
+     "bus.clock_mhz", "33"},
     {R"({"driver": {"ring_size": 100}})", {}, "driver.ring_size", "100"},
     {R"({"driver": {"ring_size": 4092}})", {}, "driver.ring_size", "4092"},
     {R"({"nic": {"pba_rx_kb": 60}, "packet": {"size": 9000}})", {}, "packet.size", "9000"},
@@ -74,9 +76,10 @@ const std::vector<BadInput> kBadInputs = {
     {R"({"pktgen": {"ports": 2}, "nic": {"model": "82544"}})", {}, "pktgen.ports", "2"},
     {R"({"simulation": {"min_window_us": 5000, "max_window_us": 1000}})", {},
      "simulation.min_window_us", "5000"},
-    {R"({"nic": {"preload_packets": 3, "preload_bytes": 0}})", {}, "nic.preload_bytes", "0"},
-    {R"({"nic": {"preload_packets": 1000, "preload_bytes": 1000}})", {}, "nic.preload_packets",
-     "1000"},
+    {R"({"nic": {"preload_packets": 3, "preload_bytes": 0}, "pktgen": {"enabled": false}})", {},
+     "nic.preload_bytes", "0"},
+    {R"({"nic": {"preload_packets": 1000, "preload_bytes": 1000}, "pktgen": {"enabled": false}})",
+     {}, "nic.preload_packets", "1000"},
 };
 
 std::vector<std::string> problems_of(const BadInput& bad) {
@@ -189,4 +192,103 @@ TEST_CASE("pcisim check exits 2 with one line per problem and runs nothing") {
     CHECK(lines[1].rfind("pcisim: driver.ring_size: 100", 0) == 0);
     std::remove(file.c_str());
     std::remove(err.c_str());
+}
+
+// ---- Input that is never silently dropped or ignored (issue 18) ----------------------------
+
+namespace {
+
+const std::vector<BadInput> kIgnoredInputs = {
+    // the 82540 and 82541 are PCI-only parts (8254x SDM section 1.3)
+    {R"({"bus": {"kind": "pcix", "clock_mhz": 133, "width_bits": 64}, "nic": {"model": "82540"}})",
+     {}, "nic.model", "\"82540\""},
+    {R"({"bus": {"kind": "pcix", "clock_mhz": 66}, "nic": {"model": "82541"}})", {}, "nic.model",
+     "\"82541\""},
+    // what the run would stop on: frames after preloaded ones, socket buffers past host memory
+    {R"({"nic": {"preload_packets": 3, "preload_bytes": 60}})", {}, "nic.preload_packets", "3"},
+    {R"({"host": {"memory_mib": 4}})", {}, "host.memory_mib", "4"},
+    {R"({"host": {"memory_mib": 1}})", {}, "host.memory_mib", "1"},
+    {R"({"host": {"memory_mib": 1}, "pktgen": {"enabled": false}})", {}, "host.memory_mib", "1"},
+    {R"({"host": {"memory_mib": 2}, "pktgen": {"enabled": false, "ports": 2},
+         "nic": {"model": "82546"}})", {}, "host.memory_mib", "2"},
+    {R"({"packet": {"size": 9000}, "driver": {"ring_size": 4096}, "host": {"memory_mib": 25}})",
+     {}, "host.memory_mib", "25"},
+};
+
+}  // namespace
+
+TEST_CASE("a parameter the run would drop, ignore or stop on is a scenario error") {
+    for (const auto& bad : kIgnoredInputs) {
+        INFO("scenario " << bad.scenario << (bad.sets.empty() ? "" : " --set " + bad.sets[0]));
+        std::vector<std::string> p = problems_of(bad);
+        REQUIRE(p.size() == 1);
+        INFO("problem: " << p[0]);
+        CHECK(p[0].rfind(std::string(bad.path) + ": ", 0) == 0);
+        CHECK(p[0].find(bad.value) != std::string::npos);
+        CHECK(p[0].find("expected") != std::string::npos);
+    }
+}
+
+TEST_CASE("the combinations the run needs pass when they hold") {
+    auto ok = [](const char* scenario) {
+        return problems_of({scenario, {}, "", ""});
+    };
+    CHECK(ok(R"({"bus": {"kind": "pcix", "clock_mhz": 133}, "nic": {"model": "82544"}})").empty());
+    // without a NIC the part is not on the bus
+    CHECK(ok(R"({"bus": {"kind": "pcix", "clock_mhz": 133}, "nic": {"enabled": false}})").empty());
+    CHECK(ok(R"({"nic": {"preload_packets": 3, "preload_bytes": 60},
+                 "pktgen": {"enabled": false}})").empty());
+    // clone_skb: the run checks no order, pktgen's frames may follow preloaded ones
+    CHECK(ok(R"({"nic": {"preload_packets": 3, "preload_bytes": 60},
+                 "pktgen": {"clone_skb": 10}})").empty());
+    // 257 buffers of 128 B above 4 MiB; only the ring (from 1 MiB on) when pktgen sends
+    // nothing, a ring per port 1 MiB apart; no NIC, no ring
+    CHECK(ok(R"({"host": {"memory_mib": 5}})").empty());
+    CHECK(ok(R"({"host": {"memory_mib": 2}, "pktgen": {"enabled": false}})").empty());
+    CHECK(ok(R"({"host": {"memory_mib": 3}, "pktgen": {"enabled": false, "ports": 2},
+                 "nic": {"model": "82546"}})").empty());
+    CHECK(ok(R"({"host": {"memory_mib": 1}, "nic": {"enabled": false}})").empty());
+    // 1366 buffers of 16 KiB (4096 / 3 packets of 3 descriptors) above 4 MiB: 25.3 MiB
+    auto p = ok(R"({"packet": {"size": 9000}, "driver": {"ring_size": 4096},
+                    "host": {"memory_mib": 25}})");
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].find("expected at least 26") != std::string::npos);
+    // clone_skb 100: a ring's packets straddle at most 15 buffers, plus pktgen's own
+    CHECK(ok(R"({"packet": {"size": 9000}, "driver": {"ring_size": 4096},
+                 "pktgen": {"clone_skb": 100}, "host": {"memory_mib": 5}})").empty());
+}
+
+TEST_CASE("pcisim check refuses what pcisim run would stop on, exit 2, one line each") {
+    const char* bin = std::getenv("PCISIM_BINARY");
+    REQUIRE(bin);
+    std::string file = write_temp(R"({"host": {"memory_mib": 4},
+        "bus": {"kind": "pcix", "clock_mhz": 133}, "nic": {"preload_packets": 2, "preload_bytes": 60}})");
+    for (const char* command : {"check", "run"}) {
+        std::string err = file + ".err";
+        int status = std::system((std::string(bin) + " " + command + " " + file + " 2>" + err).c_str());
+        REQUIRE(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 2);
+        std::ifstream in(err);
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        INFO(command);
+        REQUIRE(lines.size() == 3);
+        CHECK(lines[0].rfind("pcisim: host.memory_mib: 4", 0) == 0);
+        CHECK(lines[1].rfind("pcisim: nic.model: \"82540\"", 0) == 0);
+        CHECK(lines[2].rfind("pcisim: nic.preload_packets: 2", 0) == 0);
+        std::remove(err.c_str());
+    }
+    std::remove(file.c_str());
+}
+
+TEST_CASE("the least host memory the check takes holds every socket buffer of the run") {
+    // A full ring of 9000-byte packets, a fresh skb each: 1366 buffers of 16 KiB above the
+    // first 4 MiB need 25.3 MiB; 26 is the least the check takes (one less is refused above).
+    Scenario s = Scenario::from_json(json::parse(R"({
+        "packet": {"size": 9000}, "driver": {"ring_size": 4096}, "host": {"memory_mib": 26},
+        "simulation": {"warmup_us": 3000, "batch_us": 500, "min_window_us": 500,
+                       "max_window_us": 1000}})"), "test");
+    Simulation sim(s);
+    json r = sim.run();
+    CHECK(r["cpus"][0]["queue_stops"].get<std::uint64_t>() > 0);  // the ring was full
 }

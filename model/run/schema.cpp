@@ -5,6 +5,9 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "e1000/e1000_regs.h"
+#include "software/skb_pool.h"
+
 namespace pcisim {
 
 using nlohmann::json;
@@ -143,6 +146,50 @@ const std::vector<SchemaChild>* schema_children(const std::string& object_path) 
     return it == children.end() ? nullptr : &it->second;
 }
 
+namespace {
+
+// Host memory must hold what the run puts there (model/run/simulation.cpp, kRingBase,
+// kRingSpacing, kSkbBase): each port's descriptor ring, 1 MiB apart from 1 MiB on, and, when
+// pktgen sends, the socket buffers from 4 MiB on.  pktgen keeps a buffer for every packet the
+// ring can hold plus the one it is building (clone_skb N: one per N packets, plus one more that
+// a ring's packets can straddle); each takes its size class (SkbPool), at least a cache line.
+// A packet takes at least one descriptor per 4096 bytes (the driver's E1000_MAX_DATA_PER_TXD),
+// so a ring holds at most ring_size / that many packets.
+constexpr std::uint64_t kMiB = 1 << 20;
+constexpr std::uint64_t kRingBase = kMiB, kRingSpacing = kMiB, kSkbBase = 4 * kMiB;
+constexpr std::uint64_t kMaxDataPerDescriptor = 4096;
+
+void check_host_memory(const json& doc, std::vector<std::string>& problems) {
+    if (!doc["nic"]["enabled"].get<bool>()) return;
+    const auto ports = doc["pktgen"]["ports"].get<std::uint64_t>();
+    const auto ring = doc["driver"]["ring_size"].get<std::uint64_t>();
+    std::uint64_t needed = kRingBase + (ports - 1) * kRingSpacing + ring * e1000::kDescriptorBytes;
+    std::string what = "the descriptor rings (driver.ring_size " + std::to_string(ring) +
+                       ", pktgen.ports " + std::to_string(ports) + ")";
+    if (doc["pktgen"]["enabled"].get<bool>()) {
+        const auto size = doc["packet"]["size"].get<std::uint64_t>();
+        const auto clone = doc["pktgen"]["clone_skb"].get<std::uint64_t>();
+        const auto line = doc["host"]["cache_line_bytes"].get<std::uint64_t>();
+        const std::uint64_t packets =
+            ring / ((size + kMaxDataPerDescriptor - 1) / kMaxDataPerDescriptor);
+        const std::uint64_t buffers = clone == 0 ? packets + 1 : (packets + clone - 1) / clone + 2;
+        std::uint64_t buffer_bytes = 64;  // the smallest size class
+        while (buffer_bytes < SkbPool::kHeadroom + size) buffer_bytes *= 2;
+        buffer_bytes = std::max(buffer_bytes, line);
+        needed = kSkbBase + ports * buffers * buffer_bytes;
+        what = std::to_string(ports * buffers) + " socket buffers of " +
+               std::to_string(buffer_bytes) + " B (driver.ring_size " + std::to_string(ring) +
+               ", packet.size " + std::to_string(size) + ") above the first 4 MiB";
+    }
+    const std::uint64_t needed_mib = (needed + kMiB - 1) / kMiB;
+    const auto mib = doc["host"]["memory_mib"].get<std::uint64_t>();
+    if (mib < needed_mib)
+        problems.push_back("host.memory_mib: " + std::to_string(mib) + " does not hold " + what +
+                           "; expected at least " + std::to_string(needed_mib));
+}
+
+}  // namespace
+
 void check_combinations(const json& doc, std::vector<std::string>& problems) {
     const json& bus = doc["bus"];
     std::string kind = bus["kind"];
@@ -163,6 +210,7 @@ void check_combinations(const json& doc, std::vector<std::string>& problems) {
         problems.push_back("driver.ring_size: " + ring.dump() +
                            " is not a multiple of 8; expected a multiple of 8 (TDLEN is a "
                            "multiple of 128 bytes)");
+    check_host_memory(doc, problems);
     check_nic_combinations(doc, problems);
 }
 
