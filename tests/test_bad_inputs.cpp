@@ -3,6 +3,7 @@
 // line and column instead.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -194,7 +195,7 @@ TEST_CASE("pcisim check exits 2 with one line per problem and runs nothing") {
     std::remove(err.c_str());
 }
 
-// ---- Input that is never silently dropped or ignored (issue 18) ----------------------------
+// ---- Input that is never silently dropped or ignored, and bounded reading (issue 18) --------
 
 namespace {
 
@@ -213,7 +214,38 @@ const std::vector<BadInput> kIgnoredInputs = {
          "nic": {"model": "82546"}})", {}, "host.memory_mib", "2"},
     {R"({"packet": {"size": 9000}, "driver": {"ring_size": 4096}, "host": {"memory_mib": 25}})",
      {}, "host.memory_mib", "25"},
+    // --set key paths that would set another key than the one written
+    {"{}", {"..=1"}, "--set ..=1", "\"..\""},
+    {"{}", {".bus.clock_mhz=66"}, "--set .bus.clock_mhz=66", "\".bus.clock_mhz\""},
+    {"{}", {"bus.clock_mhz.=66"}, "--set bus.clock_mhz.=66", "\"bus.clock_mhz.\""},
+    {"{}", {"bus..clock_mhz=66"}, "--set bus..clock_mhz=66", "\"bus..clock_mhz\""},
+    {R"({"bridges": [{}]})", {"bridges[0.name=x"}, "--set bridges[0.name=x", "\"bridges[0.name\""},
+    {R"({"bridges": [{}]})", {"bridges[x].name=a"}, "--set bridges[x].name=a", "\"bridges[x].name\""},
+    {R"({"bridges": [{}]})", {"bridges[].name=a"}, "--set bridges[].name=a", "\"bridges[].name\""},
+    {R"({"bridges": [{}]})", {"bridges[0]name=a"}, "--set bridges[0]name=a", "\"bridges[0]name\""},
+    {"{}", {"bus]=1"}, "--set bus]=1", "\"bus]\""},
+    // --set values that are JSON the loader does not take
+    {"{}", {R"(bus={"kind": "pci", "kind": "pcix"})"}, "--set bus", "kind is given twice"},
+    {"{}", {"bus.clock_mhz=" + std::string(100, '[') + std::string(100, ']')}, "--set bus.clock_mhz",
+     "deeper than 64"},
 };
+
+std::string repeated(const std::string& s, std::size_t n) {
+    std::string out;
+    out.reserve(s.size() * n);
+    for (std::size_t i = 0; i < n; ++i) out += s;
+    return out;
+}
+
+std::vector<std::string> load_problems(const std::string& file,
+                                       const std::vector<std::string>& sets = {}) {
+    try {
+        Scenario::load(file, sets);
+    } catch (const ScenarioError& e) {
+        return e.problems();
+    }
+    return {};
+}
 
 }  // namespace
 
@@ -258,6 +290,106 @@ TEST_CASE("the combinations the run needs pass when they hold") {
                  "pktgen": {"clone_skb": 100}, "host": {"memory_mib": 5}})").empty());
 }
 
+TEST_CASE("a key given twice is reported with its path and line, with every other problem") {
+    std::string file = write_temp("{\n  \"bus\": {\"clock_mhz\": 66},\n  \"bus\": {\"kind\": \"pci\","
+                                  "\n  \"kind\": \"pcix\"},\n  \"bridges\": [{}, {\"name\": \"a\",\n"
+                                  "  \"name\": \"b\"}],\n  \"nic\": {\"modle\": \"82544\"}\n}\n");
+    auto p = load_problems(file);
+    REQUIRE(p.size() == 4);
+    CHECK(p[0] == "bus: key given twice (line 3 of " + file + "); expected each key once in an object");
+    CHECK(p[1].rfind("bus.kind: key given twice (line 4 of " + file + ")", 0) == 0);
+    CHECK(p[2].rfind("bridges[1].name: key given twice (line 6 of " + file + ")", 0) == 0);
+    CHECK(p[3].rfind("nic.modle: unknown key", 0) == 0);
+    std::remove(file.c_str());
+    // In the text a sweep or the fuzz target parses too.
+    CHECK_THROWS_AS(parse_scenario_text(R"({"a": 1, "a": 1})", "text"), ScenarioError);
+    CHECK(parse_value(R"({"a": 1, "a": 2})") == json(R"({"a": 1, "a": 2})"));  // text, not JSON
+}
+
+TEST_CASE("JSON nested too deep is refused before anything recurses into it") {
+    // 75000 levels under a known key crashed the message that showed the value.
+    std::string deep = "{\"bus\": " + repeated("[", 75000) + repeated("]", 75000) + "}";
+    std::string file = write_temp(deep);
+    auto p = load_problems(file);
+    REQUIRE(p.size() == 1);
+    // The 64th "[" is the 65th level, at column 8 + 64 of line 1.
+    CHECK(p[0] == file + ":1:72: JSON nested deeper than 64 levels; expected at most 64 "
+                         "(scenario keys go 3 deep)");
+    std::remove(file.c_str());
+    // 64 levels are read, 65 are not.
+    std::string levels_64 = "{\"bus\": " + repeated("[", 63) + repeated("]", 63) + "}";
+    CHECK(parse_scenario_text(levels_64, "text").at("bus").is_array());
+    std::string levels_65 = "{\"bus\": " + repeated("[", 64) + repeated("]", 64) + "}";
+    CHECK_THROWS_AS(parse_scenario_text(levels_65, "text"), ScenarioError);
+    // A deep document built in memory is shown clipped, never serialized whole.
+    json inner = json::array();
+    for (int i = 0; i < 75000; ++i) inner = json::array({std::move(inner)});
+    auto r = [&] {
+        try {
+            Scenario::from_json(json{{"bus", std::move(inner)}}, "memory");
+        } catch (const ScenarioError& e) {
+            return e.problems();
+        }
+        return std::vector<std::string>{};
+    }();
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].rfind("bus: [[[[", 0) == 0);
+    CHECK(r[0].size() < 150);
+}
+
+TEST_CASE("a huge value or key is shown clipped") {
+    std::string big = "{\"bus\": {\"kind\": \"" + std::string(100000, 'x') + "\", \"" +
+                      std::string(100000, 'k') + "\": 1}}";
+    auto p = problems_of({big.c_str(), {}, "", ""});
+    REQUIRE(p.size() == 2);
+    for (const auto& line : p) CHECK(line.size() < 250);
+    CHECK(p[0].rfind("bus.kind: \"xxxx", 0) == 0);
+    CHECK(p[0].find("...") != std::string::npos);
+    CHECK(p[1].rfind("bus.kkkk", 0) == 0);
+    CHECK(p[1].find("...: unknown key") != std::string::npos);
+}
+
+TEST_CASE("more than 100 problems are cut at 100 and say so") {
+    std::string many = "{";
+    for (int i = 0; i < 5000; ++i) many += (i ? ", \"k" : "\"k") + std::to_string(i) + "\": 1";
+    many += "}";
+    auto p = problems_of({many.c_str(), {}, "", ""});
+    REQUIRE(p.size() == 101);
+    CHECK(p[100] == "test: more than 100 problems, the first 100 listed; expected fewer (fix "
+                    "these and check again)");
+}
+
+TEST_CASE("a scenario file is a regular file of at most 1 MiB") {
+    for (const char* device : {"/dev/zero", "/dev/urandom", "/dev/null", "/tmp"}) {
+        auto p = load_problems(device);
+        REQUIRE(p.size() == 1);
+        CHECK(p[0] == std::string(device) + ": is not a regular file; expected a JSON file "
+                                            "(devices, pipes and directories are not read)");
+    }
+    // A FIFO nobody writes to would block the reader forever.
+    std::string fifo = write_temp("");
+    std::remove(fifo.c_str());
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK(load_problems(fifo).size() == 1);
+    std::remove(fifo.c_str());
+    // Exactly 1 MiB is read; one byte more is refused.
+    std::string limit = "{}" + std::string(kMaxScenarioFileBytes - 2, ' ');
+    std::string file = write_temp(limit);
+    CHECK(load_problems(file).empty());
+    std::remove(file.c_str());
+    file = write_temp(limit + " ");
+    auto p = load_problems(file);
+    REQUIRE(p.size() == 1);
+    CHECK(p[0] == file + ": is larger than 1048576 bytes; expected a scenario of at most 1 MiB");
+    std::remove(file.c_str());
+    // The same for a platform file (a device named as the platform).
+    auto q = problems_of({R"({"platform": "/dev/zero"})", {}, "", ""});
+    REQUIRE(q.size() == 1);
+    CHECK(q[0].rfind("/dev/zero: is not a regular file", 0) == 0);
+    CHECK(load_problems("/nonexistent/scenario.json").at(0).rfind(
+              "/nonexistent/scenario.json: cannot be read", 0) == 0);
+}
+
 TEST_CASE("pcisim check refuses what pcisim run would stop on, exit 2, one line each") {
     const char* bin = std::getenv("PCISIM_BINARY");
     REQUIRE(bin);
@@ -279,6 +411,9 @@ TEST_CASE("pcisim check refuses what pcisim run would stop on, exit 2, one line 
         std::remove(err.c_str());
     }
     std::remove(file.c_str());
+    int status = std::system((std::string(bin) + " check /dev/zero 2>/dev/null").c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 2);
 }
 
 TEST_CASE("the least host memory the check takes holds every socket buffer of the run") {

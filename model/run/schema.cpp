@@ -56,7 +56,8 @@ std::vector<ParamSpec> simulation_params() {
         text("name", "", "Scenario name, shown in results."),
         text("description", "", "What the scenario is for."),
         text("platform", "", "Platform file whose values this scenario overrides (resolved "
-                             "beside the scenario, then in scenarios/)."),
+                             "beside the file that names it, then in scenarios/); a platform "
+                             "may name another, up to 8 in a chain, the nearer file winning."),
         notes("why", "Reasons for the values: an object from key path to a one-line reason "
                      "(datasheet, measurement, topology, fitted range)."),
         boolean("nic.enabled", true,
