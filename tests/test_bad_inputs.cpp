@@ -214,6 +214,15 @@ const std::vector<BadInput> kIgnoredInputs = {
          "nic": {"model": "82546"}})", {}, "host.memory_mib", "2"},
     {R"({"packet": {"size": 9000}, "driver": {"ring_size": 4096}, "host": {"memory_mib": 25}})",
      {}, "host.memory_mib", "25"},
+    // module names SystemC would change (W505, W506): results would show another name
+    {R"({"bridges": [{}, {}]})", {}, "bridges[1].name", "\"bridge\" is also bridges[0].name"},
+    {R"({"bridges": [{"name": "x"}], "masters": [{"name": "x"}]})", {}, "masters[0].name",
+     "\"x\" is also bridges[0].name"},
+    {R"({"masters": [{"name": "host"}]})", {}, "masters[0].name", "\"host\""},
+    {R"({"bridges": [{"name": "cpu1"}]})", {}, "bridges[0].name", "\"cpu1\""},
+    {R"({"masters": [{"name": "a.b"}]})", {}, "masters[0].name", "\"a.b\""},
+    {R"({"masters": [{"name": "a b"}]})", {}, "masters[0].name", "\"a b\""},
+    {R"({"masters": [{"name": ""}]})", {}, "masters[0].name", "\"\" is empty"},
     // --set key paths that would set another key than the one written
     {"{}", {"..=1"}, "--set ..=1", "\"..\""},
     {"{}", {".bus.clock_mhz=66"}, "--set .bus.clock_mhz=66", "\".bus.clock_mhz\""},
@@ -270,6 +279,10 @@ TEST_CASE("the combinations the run needs pass when they hold") {
     CHECK(ok(R"({"bus": {"kind": "pcix", "clock_mhz": 133}, "nic": {"enabled": false}})").empty());
     CHECK(ok(R"({"nic": {"preload_packets": 3, "preload_bytes": 60},
                  "pktgen": {"enabled": false}})").empty());
+    // a master left off the bus is no module; names of its own
+    CHECK(ok(R"({"masters": [{"name": "x"}, {"name": "x", "enabled": false}]})").empty());
+    CHECK(ok(R"({"bridges": [{"name": "p64h2"}, {"name": "ich5"}],
+                 "masters": [{"name": "cpu"}, {"name": "cpu-2"}]})").empty());
     // clone_skb: the run checks no order, pktgen's frames may follow preloaded ones
     CHECK(ok(R"({"nic": {"preload_packets": 3, "preload_bytes": 60},
                  "pktgen": {"clone_skb": 10}})").empty());

@@ -105,8 +105,9 @@ TEST_CASE("a posted register write reaches the device after the path down and on
 TEST_CASE("read latency adds up through one and two bridges") {
     Scenario none = platform();
     Scenario one = platform(R"({"upstream_latency_ns": 100, "downstream_latency_ns": 50})");
-    Scenario two = platform(R"({"upstream_latency_ns": 100, "downstream_latency_ns": 50},
-                               {"upstream_latency_ns": 40, "downstream_latency_ns": 60})");
+    Scenario two = platform(
+        R"({"name": "b2a", "upstream_latency_ns": 100, "downstream_latency_ns": 50},
+           {"name": "b2b", "upstream_latency_ns": 40, "downstream_latency_ns": 60})");
     HostBridge host("host", none);
     PciBridge b1("b1", one, "bridges.0", host);
     PciBridge b2a("b2a", two, "bridges.0", host);

@@ -1,7 +1,10 @@
 #include "run/schema.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -189,6 +192,49 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
                            "; expected at least " + std::to_string(needed_mib));
 }
 
+// A bridge or a master is a SystemC module named by its "name", beside the model's own modules
+// (model/run/simulation.cpp: host, face, bus, nic, cpu0.., watchdog, recorder), and its row in
+// the results and traces goes by that name.  SystemC renames a name that is taken ("x_0",
+// warning W505) and replaces '.' and white space (W506): what a result showed would not be the
+// name given, and two masters of one name would draw the same random gaps.
+bool model_module_name(const std::string& name) {
+    static const char* const kNames[] = {"host", "face", "bus", "nic", "watchdog", "recorder"};
+    if (std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames)) return true;
+    return name.size() > 3 && name.compare(0, 3, "cpu") == 0 &&
+           std::all_of(name.begin() + 3, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+void check_module_names(const json& doc, std::vector<std::string>& problems) {
+    std::map<std::string, std::string> first_path;  // name -> the key that gave it first
+    for (const char* list : {"bridges", "masters"}) {
+        auto items = doc.find(list);
+        if (items == doc.end()) continue;
+        for (std::size_t i = 0; i < items->size(); ++i) {
+            const json& item = (*items)[i];
+            if (item.contains("enabled") && !item["enabled"].get<bool>()) continue;  // not built
+            const std::string path = std::string(list) + "[" + std::to_string(i) + "].name";
+            const std::string name = item["name"].get<std::string>();
+            std::string why;
+            if (name.empty())
+                why = "is empty";
+            else if (std::any_of(name.begin(), name.end(), [](char c) {
+                         return c == '.' || std::isspace(static_cast<unsigned char>(c));
+                     }))
+                why = "has a '.' or white space, which SystemC replaces";
+            else if (model_module_name(name))
+                why = "is the name of one of the model's own modules";
+            else if (first_path.count(name))
+                why = "is also " + first_path[name];
+            first_path.emplace(name, path);
+            if (why.empty()) continue;
+            std::string shown = json(name.size() > 60 ? name.substr(0, 57) + "..." : name)
+                                    .dump(-1, ' ', false, json::error_handler_t::replace);
+            problems.push_back(path + ": " + shown + " " + why +
+                               "; expected a name of its own without '.' or white space");
+        }
+    }
+}
+
 }  // namespace
 
 void check_combinations(const json& doc, std::vector<std::string>& problems) {
@@ -211,6 +257,7 @@ void check_combinations(const json& doc, std::vector<std::string>& problems) {
         problems.push_back("driver.ring_size: " + ring.dump() +
                            " is not a multiple of 8; expected a multiple of 8 (TDLEN is a "
                            "multiple of 128 bytes)");
+    check_module_names(doc, problems);
     check_host_memory(doc, problems);
     check_nic_combinations(doc, problems);
 }
