@@ -3,6 +3,7 @@
 // line and column instead.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "run/scenario.h"
+#include "run/simulation.h"
 
 using namespace pcisim;
 using nlohmann::json;
@@ -64,7 +66,8 @@ const std::vector<BadInput> kBadInputs = {
     // inconsistent combinations
     {R"({"bus": {"kind": "pci", "clock_mhz": 100}})", {}, "bus.clock_mhz", "100"},
     {R"({"bus": {"kind": "pci", "clock_mhz": 133}})", {}, "bus.clock_mhz", "133"},
-    {R"({"bus": {"kind": "pcix", "clock_mhz": 33}})", {}, "bus.clock_mhz", "33"},
+    {R"({"bus": {"kind": "pcix", "clock_mhz": 33}, "nic": {"model": "82544"}})", {},
+     "bus.clock_mhz", "33"},
     {R"({"driver": {"ring_size": 100}})", {}, "driver.ring_size", "100"},
     {R"({"driver": {"ring_size": 4092}})", {}, "driver.ring_size", "4092"},
     {R"({"nic": {"pba_rx_kb": 60}, "packet": {"size": 9000}})", {}, "packet.size", "9000"},
@@ -74,9 +77,10 @@ const std::vector<BadInput> kBadInputs = {
     {R"({"pktgen": {"ports": 2}, "nic": {"model": "82544"}})", {}, "pktgen.ports", "2"},
     {R"({"simulation": {"min_window_us": 5000, "max_window_us": 1000}})", {},
      "simulation.min_window_us", "5000"},
-    {R"({"nic": {"preload_packets": 3, "preload_bytes": 0}})", {}, "nic.preload_bytes", "0"},
-    {R"({"nic": {"preload_packets": 1000, "preload_bytes": 1000}})", {}, "nic.preload_packets",
-     "1000"},
+    {R"({"nic": {"preload_packets": 3, "preload_bytes": 0}, "pktgen": {"enabled": false}})", {},
+     "nic.preload_bytes", "0"},
+    {R"({"nic": {"preload_packets": 1000, "preload_bytes": 1000}, "pktgen": {"enabled": false}})",
+     {}, "nic.preload_packets", "1000"},
 };
 
 std::vector<std::string> problems_of(const BadInput& bad) {
@@ -189,4 +193,250 @@ TEST_CASE("pcisim check exits 2 with one line per problem and runs nothing") {
     CHECK(lines[1].rfind("pcisim: driver.ring_size: 100", 0) == 0);
     std::remove(file.c_str());
     std::remove(err.c_str());
+}
+
+// ---- Input that is never silently dropped or ignored, and bounded reading (issue 18) --------
+
+namespace {
+
+const std::vector<BadInput> kIgnoredInputs = {
+    // the 82540 and 82541 are PCI-only parts (8254x SDM section 1.3)
+    {R"({"bus": {"kind": "pcix", "clock_mhz": 133, "width_bits": 64}, "nic": {"model": "82540"}})",
+     {}, "nic.model", "\"82540\""},
+    {R"({"bus": {"kind": "pcix", "clock_mhz": 66}, "nic": {"model": "82541"}})", {}, "nic.model",
+     "\"82541\""},
+    // what the run would stop on: frames after preloaded ones, socket buffers past host memory
+    {R"({"nic": {"preload_packets": 3, "preload_bytes": 60}})", {}, "nic.preload_packets", "3"},
+    {R"({"host": {"memory_mib": 4}})", {}, "host.memory_mib", "4"},
+    {R"({"host": {"memory_mib": 1}})", {}, "host.memory_mib", "1"},
+    {R"({"host": {"memory_mib": 1}, "pktgen": {"enabled": false}})", {}, "host.memory_mib", "1"},
+    {R"({"host": {"memory_mib": 2}, "pktgen": {"enabled": false, "ports": 2},
+         "nic": {"model": "82546"}})", {}, "host.memory_mib", "2"},
+    {R"({"packet": {"size": 9000}, "driver": {"ring_size": 4096}, "host": {"memory_mib": 25}})",
+     {}, "host.memory_mib", "25"},
+    // module names SystemC would change (W505, W506): results would show another name
+    {R"({"bridges": [{}, {}]})", {}, "bridges[1].name", "\"bridge\" is also bridges[0].name"},
+    {R"({"bridges": [{"name": "x"}], "masters": [{"name": "x"}]})", {}, "masters[0].name",
+     "\"x\" is also bridges[0].name"},
+    {R"({"masters": [{"name": "host"}]})", {}, "masters[0].name", "\"host\""},
+    {R"({"bridges": [{"name": "cpu1"}]})", {}, "bridges[0].name", "\"cpu1\""},
+    {R"({"masters": [{"name": "a.b"}]})", {}, "masters[0].name", "\"a.b\""},
+    {R"({"masters": [{"name": "a b"}]})", {}, "masters[0].name", "\"a b\""},
+    {R"({"masters": [{"name": ""}]})", {}, "masters[0].name", "\"\" is empty"},
+    // --set key paths that would set another key than the one written
+    {"{}", {"..=1"}, "--set ..=1", "\"..\""},
+    {"{}", {".bus.clock_mhz=66"}, "--set .bus.clock_mhz=66", "\".bus.clock_mhz\""},
+    {"{}", {"bus.clock_mhz.=66"}, "--set bus.clock_mhz.=66", "\"bus.clock_mhz.\""},
+    {"{}", {"bus..clock_mhz=66"}, "--set bus..clock_mhz=66", "\"bus..clock_mhz\""},
+    {R"({"bridges": [{}]})", {"bridges[0.name=x"}, "--set bridges[0.name=x", "\"bridges[0.name\""},
+    {R"({"bridges": [{}]})", {"bridges[x].name=a"}, "--set bridges[x].name=a", "\"bridges[x].name\""},
+    {R"({"bridges": [{}]})", {"bridges[].name=a"}, "--set bridges[].name=a", "\"bridges[].name\""},
+    {R"({"bridges": [{}]})", {"bridges[0]name=a"}, "--set bridges[0]name=a", "\"bridges[0]name\""},
+    {"{}", {"bus]=1"}, "--set bus]=1", "\"bus]\""},
+    // --set values that are JSON the loader does not take
+    {"{}", {R"(bus={"kind": "pci", "kind": "pcix"})"}, "--set bus", "kind is given twice"},
+    {"{}", {"bus.clock_mhz=" + std::string(100, '[') + std::string(100, ']')}, "--set bus.clock_mhz",
+     "deeper than 64"},
+};
+
+std::string repeated(const std::string& s, std::size_t n) {
+    std::string out;
+    out.reserve(s.size() * n);
+    for (std::size_t i = 0; i < n; ++i) out += s;
+    return out;
+}
+
+std::vector<std::string> load_problems(const std::string& file,
+                                       const std::vector<std::string>& sets = {}) {
+    try {
+        Scenario::load(file, sets);
+    } catch (const ScenarioError& e) {
+        return e.problems();
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("a parameter the run would drop, ignore or stop on is a scenario error") {
+    for (const auto& bad : kIgnoredInputs) {
+        INFO("scenario " << bad.scenario << (bad.sets.empty() ? "" : " --set " + bad.sets[0]));
+        std::vector<std::string> p = problems_of(bad);
+        REQUIRE(p.size() == 1);
+        INFO("problem: " << p[0]);
+        CHECK(p[0].rfind(std::string(bad.path) + ": ", 0) == 0);
+        CHECK(p[0].find(bad.value) != std::string::npos);
+        CHECK(p[0].find("expected") != std::string::npos);
+    }
+}
+
+TEST_CASE("the combinations the run needs pass when they hold") {
+    auto ok = [](const char* scenario) {
+        return problems_of({scenario, {}, "", ""});
+    };
+    CHECK(ok(R"({"bus": {"kind": "pcix", "clock_mhz": 133}, "nic": {"model": "82544"}})").empty());
+    // without a NIC the part is not on the bus
+    CHECK(ok(R"({"bus": {"kind": "pcix", "clock_mhz": 133}, "nic": {"enabled": false}})").empty());
+    CHECK(ok(R"({"nic": {"preload_packets": 3, "preload_bytes": 60},
+                 "pktgen": {"enabled": false}})").empty());
+    // a master left off the bus is no module; names of its own
+    CHECK(ok(R"({"masters": [{"name": "x"}, {"name": "x", "enabled": false}]})").empty());
+    CHECK(ok(R"({"bridges": [{"name": "p64h2"}, {"name": "ich5"}],
+                 "masters": [{"name": "cpu"}, {"name": "cpu-2"}]})").empty());
+    // clone_skb: the run checks no order, pktgen's frames may follow preloaded ones
+    CHECK(ok(R"({"nic": {"preload_packets": 3, "preload_bytes": 60},
+                 "pktgen": {"clone_skb": 10}})").empty());
+    // 257 buffers of 128 B above 4 MiB; only the ring (from 1 MiB on) when pktgen sends
+    // nothing, a ring per port 1 MiB apart; no NIC, no ring
+    CHECK(ok(R"({"host": {"memory_mib": 5}})").empty());
+    CHECK(ok(R"({"host": {"memory_mib": 2}, "pktgen": {"enabled": false}})").empty());
+    CHECK(ok(R"({"host": {"memory_mib": 3}, "pktgen": {"enabled": false, "ports": 2},
+                 "nic": {"model": "82546"}})").empty());
+    CHECK(ok(R"({"host": {"memory_mib": 1}, "nic": {"enabled": false}})").empty());
+    // 1366 buffers of 16 KiB (4096 / 3 packets of 3 descriptors) above 4 MiB: 25.3 MiB
+    auto p = ok(R"({"packet": {"size": 9000}, "driver": {"ring_size": 4096},
+                    "host": {"memory_mib": 25}})");
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].find("expected at least 26") != std::string::npos);
+    // clone_skb 100: a ring's packets straddle at most 15 buffers, plus pktgen's own
+    CHECK(ok(R"({"packet": {"size": 9000}, "driver": {"ring_size": 4096},
+                 "pktgen": {"clone_skb": 100}, "host": {"memory_mib": 5}})").empty());
+}
+
+TEST_CASE("a key given twice is reported with its path and line, with every other problem") {
+    std::string file = write_temp("{\n  \"bus\": {\"clock_mhz\": 66},\n  \"bus\": {\"kind\": \"pci\","
+                                  "\n  \"kind\": \"pcix\"},\n  \"bridges\": [{}, {\"name\": \"a\",\n"
+                                  "  \"name\": \"b\"}],\n  \"nic\": {\"modle\": \"82544\"}\n}\n");
+    auto p = load_problems(file);
+    REQUIRE(p.size() == 4);
+    CHECK(p[0] == "bus: key given twice (line 3 of " + file + "); expected each key once in an object");
+    CHECK(p[1].rfind("bus.kind: key given twice (line 4 of " + file + ")", 0) == 0);
+    CHECK(p[2].rfind("bridges[1].name: key given twice (line 6 of " + file + ")", 0) == 0);
+    CHECK(p[3].rfind("nic.modle: unknown key", 0) == 0);
+    std::remove(file.c_str());
+    // In the text a sweep or the fuzz target parses too.
+    CHECK_THROWS_AS(parse_scenario_text(R"({"a": 1, "a": 1})", "text"), ScenarioError);
+    CHECK(parse_value(R"({"a": 1, "a": 2})") == json(R"({"a": 1, "a": 2})"));  // text, not JSON
+}
+
+TEST_CASE("JSON nested too deep is refused before anything recurses into it") {
+    // 75000 levels under a known key crashed the message that showed the value.
+    std::string deep = "{\"bus\": " + repeated("[", 75000) + repeated("]", 75000) + "}";
+    std::string file = write_temp(deep);
+    auto p = load_problems(file);
+    REQUIRE(p.size() == 1);
+    // The 64th "[" is the 65th level, at column 8 + 64 of line 1.
+    CHECK(p[0] == file + ":1:72: JSON nested deeper than 64 levels; expected at most 64 "
+                         "(scenario keys go 3 deep)");
+    std::remove(file.c_str());
+    // 64 levels are read, 65 are not.
+    std::string levels_64 = "{\"bus\": " + repeated("[", 63) + repeated("]", 63) + "}";
+    CHECK(parse_scenario_text(levels_64, "text").at("bus").is_array());
+    std::string levels_65 = "{\"bus\": " + repeated("[", 64) + repeated("]", 64) + "}";
+    CHECK_THROWS_AS(parse_scenario_text(levels_65, "text"), ScenarioError);
+    // A deep document built in memory is shown clipped, never serialized whole.
+    json inner = json::array();
+    for (int i = 0; i < 75000; ++i) inner = json::array({std::move(inner)});
+    auto r = [&] {
+        try {
+            Scenario::from_json(json{{"bus", std::move(inner)}}, "memory");
+        } catch (const ScenarioError& e) {
+            return e.problems();
+        }
+        return std::vector<std::string>{};
+    }();
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].rfind("bus: [[[[", 0) == 0);
+    CHECK(r[0].size() < 150);
+}
+
+TEST_CASE("a huge value or key is shown clipped") {
+    std::string big = "{\"bus\": {\"kind\": \"" + std::string(100000, 'x') + "\", \"" +
+                      std::string(100000, 'k') + "\": 1}}";
+    auto p = problems_of({big.c_str(), {}, "", ""});
+    REQUIRE(p.size() == 2);
+    for (const auto& line : p) CHECK(line.size() < 250);
+    CHECK(p[0].rfind("bus.kind: \"xxxx", 0) == 0);
+    CHECK(p[0].find("...") != std::string::npos);
+    CHECK(p[1].rfind("bus.kkkk", 0) == 0);
+    CHECK(p[1].find("...: unknown key") != std::string::npos);
+}
+
+TEST_CASE("more than 100 problems are cut at 100 and say so") {
+    std::string many = "{";
+    for (int i = 0; i < 5000; ++i) many += (i ? ", \"k" : "\"k") + std::to_string(i) + "\": 1";
+    many += "}";
+    auto p = problems_of({many.c_str(), {}, "", ""});
+    REQUIRE(p.size() == 101);
+    CHECK(p[100] == "test: more than 100 problems, the first 100 listed; expected fewer (fix "
+                    "these and check again)");
+}
+
+TEST_CASE("a scenario file is a regular file of at most 1 MiB") {
+    for (const char* device : {"/dev/zero", "/dev/urandom", "/dev/null", "/tmp"}) {
+        auto p = load_problems(device);
+        REQUIRE(p.size() == 1);
+        CHECK(p[0] == std::string(device) + ": is not a regular file; expected a JSON file "
+                                            "(devices, pipes and directories are not read)");
+    }
+    // A FIFO nobody writes to would block the reader forever.
+    std::string fifo = write_temp("");
+    std::remove(fifo.c_str());
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK(load_problems(fifo).size() == 1);
+    std::remove(fifo.c_str());
+    // Exactly 1 MiB is read; one byte more is refused.
+    std::string limit = "{}" + std::string(kMaxScenarioFileBytes - 2, ' ');
+    std::string file = write_temp(limit);
+    CHECK(load_problems(file).empty());
+    std::remove(file.c_str());
+    file = write_temp(limit + " ");
+    auto p = load_problems(file);
+    REQUIRE(p.size() == 1);
+    CHECK(p[0] == file + ": is larger than 1048576 bytes; expected a scenario of at most 1 MiB");
+    std::remove(file.c_str());
+    // The same for a platform file (a device named as the platform).
+    auto q = problems_of({R"({"platform": "/dev/zero"})", {}, "", ""});
+    REQUIRE(q.size() == 1);
+    CHECK(q[0].rfind("/dev/zero: is not a regular file", 0) == 0);
+    CHECK(load_problems("/nonexistent/scenario.json").at(0).rfind(
+              "/nonexistent/scenario.json: cannot be read", 0) == 0);
+}
+
+TEST_CASE("pcisim check refuses what pcisim run would stop on, exit 2, one line each") {
+    const char* bin = std::getenv("PCISIM_BINARY");
+    REQUIRE(bin);
+    std::string file = write_temp(R"({"host": {"memory_mib": 4},
+        "bus": {"kind": "pcix", "clock_mhz": 133}, "nic": {"preload_packets": 2, "preload_bytes": 60}})");
+    for (const char* command : {"check", "run"}) {
+        std::string err = file + ".err";
+        int status = std::system((std::string(bin) + " " + command + " " + file + " 2>" + err).c_str());
+        REQUIRE(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 2);
+        std::ifstream in(err);
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        INFO(command);
+        REQUIRE(lines.size() == 3);
+        CHECK(lines[0].rfind("pcisim: host.memory_mib: 4", 0) == 0);
+        CHECK(lines[1].rfind("pcisim: nic.model: \"82540\"", 0) == 0);
+        CHECK(lines[2].rfind("pcisim: nic.preload_packets: 2", 0) == 0);
+        std::remove(err.c_str());
+    }
+    std::remove(file.c_str());
+    int status = std::system((std::string(bin) + " check /dev/zero 2>/dev/null").c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 2);
+}
+
+TEST_CASE("the least host memory the check takes holds every socket buffer of the run") {
+    // A full ring of 9000-byte packets, a fresh skb each: 1366 buffers of 16 KiB above the
+    // first 4 MiB need 25.3 MiB; 26 is the least the check takes (one less is refused above).
+    Scenario s = Scenario::from_json(json::parse(R"({
+        "packet": {"size": 9000}, "driver": {"ring_size": 4096}, "host": {"memory_mib": 26},
+        "simulation": {"warmup_us": 3000, "batch_us": 500, "min_window_us": 500,
+                       "max_window_us": 1000}})"), "test");
+    Simulation sim(s);
+    json r = sim.run();
+    CHECK(r["cpus"][0]["queue_stops"].get<std::uint64_t>() > 0);  // the ring was full
 }

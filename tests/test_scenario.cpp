@@ -1,7 +1,10 @@
 // Scenario checking: every bad input gives one line naming the key, the value and the expectation.
 #include <catch2/catch.hpp>
 
+#include <stdlib.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "run/scenario.h"
@@ -67,7 +70,8 @@ TEST_CASE("conventional PCI at 100 MHz is an inconsistent combination") {
     REQUIRE(p.size() == 1);
     CHECK(p[0].find("bus.clock_mhz: 100") == 0);
     CHECK(p[0].find("33 or 66") != std::string::npos);
-    CHECK(problems_of(R"({"bus": {"kind": "pcix", "clock_mhz": 100}})").empty());
+    CHECK(problems_of(R"({"bus": {"kind": "pcix", "clock_mhz": 100}, "nic": {"model": "82544"}})")
+              .empty());
 }
 
 TEST_CASE("set overrides any key by its dotted path, list items included") {
@@ -126,5 +130,119 @@ TEST_CASE("more overrides on a loaded scenario give what the file with all of th
     } catch (const ScenarioError& e) {
         REQUIRE(e.problems().size() == 1);
         CHECK(e.problems()[0].find("bus.clock_mhz") != std::string::npos);
+    }
+}
+
+namespace {
+// A directory of scenario and platform files for one test, removed at the end.
+struct TempDir {
+    std::string path;
+    TempDir() {
+        char name[] = "/tmp/pcisim-scenario-XXXXXX";
+        REQUIRE(mkdtemp(name) != nullptr);
+        path = name;
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+    std::string write(const std::string& file, const std::string& text) const {
+        std::string full = path + "/" + file;
+        std::filesystem::create_directories(std::filesystem::path(full).parent_path());
+        std::ofstream(full) << text;
+        return full;
+    }
+};
+
+std::vector<std::string> load_problems(const std::string& file,
+                                       const std::vector<std::string>& sets = {}) {
+    try {
+        Scenario::load(file, sets);
+    } catch (const ScenarioError& e) {
+        return e.problems();
+    }
+    return {};
+}
+}  // namespace
+
+TEST_CASE("a platform may name another platform, resolved beside the file that names it") {
+    TempDir dir;
+    dir.write("boards/base.json", R"({"bus": {"clock_mhz": 66, "latency_timer_clocks": 32},
+                                     "host": {"memory_latency_ns": 200}})");
+    dir.write("boards/board.json", R"({"platform": "base.json", "bus": {"clock_mhz": 33}})");
+    std::string file = dir.write("scenario.json", R"({"platform": "boards/board.json",
+                                                     "host": {"memory_latency_ns": 300}})");
+    Scenario s = Scenario::load(file);
+    CHECK(s.number("bus.clock_mhz") == 33);             // the board's value over its base's
+    CHECK(s.integer("bus.latency_timer_clocks") == 32);  // from the base, under both
+    CHECK(s.number("host.memory_latency_ns") == 300);   // the scenario's over both
+    CHECK(s.text("platform") == "boards/board.json");    // as the scenario names it
+}
+
+TEST_CASE("platforms that name each other in a cycle, or too many of them, are refused") {
+    TempDir dir;
+    dir.write("a.json", R"({"platform": "b.json"})");
+    dir.write("b.json", R"({"platform": "a.json"})");
+    dir.write("self.json", R"({"platform": "self.json"})");
+    auto p = load_problems(dir.write("cycle.json", R"({"platform": "a.json"})"));
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].rfind("platform: \"a.json\" (named in " + dir.path + "/b.json) is a cycle: ", 0) == 0);
+    CHECK(p[0].find("expected platforms that never name one already read") != std::string::npos);
+    p = load_problems(dir.write("self-cycle.json", R"({"platform": "self.json"})"));
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].find("is a cycle") != std::string::npos);
+    // A chain of 9 platforms: p1 names p2, ... p8 names p9.
+    for (int i = 1; i <= 9; ++i)
+        dir.write("p" + std::to_string(i) + ".json",
+                  i < 9 ? "{\"platform\": \"p" + std::to_string(i + 1) + ".json\"}" : "{}");
+    p = load_problems(dir.write("long.json", R"({"platform": "p2.json"})"));
+    CHECK(p.empty());  // 8 platforms
+    p = load_problems(dir.write("too-long.json", R"({"platform": "p1.json"})"));
+    REQUIRE(p.size() == 1);
+    CHECK(p[0] == "platform: \"p9.json\" (named in " + dir.path +
+                      "/p8.json) is platform number 9 of a chain; expected at most 8");
+}
+
+TEST_CASE("a platform's own problems are reported with the scenario's, naming its file") {
+    TempDir dir;
+    std::string board = dir.write("board.json", "{\"bus\": {\"kind\": \"pci\",\n\"kind\": \"pcix\"},"
+                                                " \"platform\": \"missing.json\"}");
+    auto p = load_problems(dir.write("s.json", R"({"platform": "board.json", "bus": {"clok": 1}})"));
+    REQUIRE(p.size() == 3);
+    CHECK(p[0] == "bus.kind: key given twice (line 2 of " + board +
+                      "); expected each key once in an object");
+    CHECK(p[1] == "platform: \"missing.json\" (named in " + board +
+                      ") was not found beside it or in scenarios/; expected the path of a "
+                      "platform file");
+    CHECK(p[2].rfind("bus.clok: unknown key", 0) == 0);
+    p = load_problems(dir.write("t.json", R"({"platform": "board2.json"})"));
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].rfind("platform: \"board2.json\" (named in " + dir.path + "/t.json) was not found", 0) == 0);
+}
+
+TEST_CASE("a platform chosen with --set is loaded, at load and on a loaded scenario") {
+    std::string file = std::string(PCISIM_SOURCE_DIR) + "/scenarios/phi-32-33-82540.json";
+    std::string other = "platform=platforms/xeon-pcix-133.json";
+    // The scenario's own values still win over the platform chosen instead of its own.
+    Scenario set = Scenario::load(file, {other});
+    Scenario xeon = Scenario::load(std::string(PCISIM_SOURCE_DIR) + "/scenarios/platforms/xeon-pcix-133.json");
+    CHECK(set.text("platform") == "platforms/xeon-pcix-133.json");
+    CHECK(set.number("host.memory_latency_ns") == xeon.number("host.memory_latency_ns"));
+    CHECK(set.number("host.memory_latency_ns") !=
+          Scenario::load(file).number("host.memory_latency_ns"));
+    CHECK(set.text("bus.kind") == "pci");  // phi-32-33-82540 says pci, over the platform
+    // A sweep point or a worker's group: the same as loading with all of the overrides.
+    Scenario base = Scenario::load(file, {"packet.size=100"});
+    Scenario with = base.with({other});
+    CHECK(with.resolved() ==
+          Scenario::load(file, {"packet.size=100", other})
+              .resolved());
+    CHECK(with.with({"packet.size=200"}).resolved() ==
+          Scenario::load(file, {"packet.size=100", other,
+                                "packet.size=200"}).resolved());
+    // A platform that is not there is an error, not a silently recorded name.
+    try {
+        base.with({"platform=platforms/none.json"});
+        FAIL("no error");
+    } catch (const ScenarioError& e) {
+        REQUIRE(e.problems().size() == 1);
+        CHECK(e.problems()[0].rfind("platform: \"platforms/none.json\"", 0) == 0);
     }
 }

@@ -54,6 +54,14 @@ void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>&
         return;
     }
     const unsigned fifo = p.tx_fifo_bytes(rx_kb);
+    // The 82540 and 82541 have no PCI-X mode (8254x SDM section 1.3: PCI-X only on the 82544
+    // and 82545/6); a PCI-X bus with one of them would run as conventional PCI.
+    const bool enabled = doc["nic"]["enabled"].get<bool>();
+    const std::string bus_kind = doc["bus"]["kind"].get<std::string>();
+    if (enabled && !p.traits.pci_x && bus_kind == "pcix")
+        problems.push_back("nic.model: \"" + p.model +
+                           "\" is a PCI-only part, on a bus.kind \"pcix\"; expected \"82544\" "
+                           "or \"82546\" on PCI-X (or bus.kind \"pci\")");
     const auto ports = doc["pktgen"]["ports"].get<unsigned>();
     if (ports > p.traits.ports)
         problems.push_back("pktgen.ports: " + std::to_string(ports) + " is more than the " +
@@ -63,7 +71,7 @@ void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>&
     // The NIC fetches a packet only when the FIFO can take all of it, so a larger packet would
     // wait forever; the margin is headroom, a conservative bound rather than a datasheet figure.
     const auto size = doc["packet"]["size"].get<unsigned>();
-    if (doc["nic"]["enabled"].get<bool>() && size + e1000::kFifoMarginBytes > fifo)
+    if (enabled && size + e1000::kFifoMarginBytes > fifo)
         problems.push_back("packet.size: " + std::to_string(size) + " does not fit the " +
                            std::to_string(fifo) + " B transmit FIFO (nic.pba_rx_kb " +
                            std::to_string(rx_kb) + " of " + std::to_string(buffer_kb) +
@@ -75,6 +83,13 @@ void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>&
     if (preload > 0 && preload_bytes == 0)
         problems.push_back("nic.preload_bytes: 0 with nic.preload_packets " +
                            std::to_string(preload) + "; expected the size of each preloaded frame");
+    // With a fresh skb per packet the run checks that every frame is pktgen's next in order
+    // (model/run/simulation.cpp), which the zero-filled preloaded frames ahead of them are not.
+    if (enabled && preload > 0 && doc["pktgen"]["enabled"].get<bool>() &&
+        doc["pktgen"]["clone_skb"].get<std::uint64_t>() == 0)
+        problems.push_back("nic.preload_packets: " + std::to_string(preload) +
+                           " with pktgen.enabled true and pktgen.clone_skb 0; expected "
+                           "pktgen.enabled false (a preloaded FIFO measured on its own)");
     if (preload * preload_bytes > fifo)
         problems.push_back("nic.preload_packets: " + std::to_string(preload) + " frames of " +
                            std::to_string(preload_bytes) + " B do not fit the " +

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,17 +23,29 @@ private:
     std::vector<std::string> problems_;
 };
 
+// What the loader reads at most (docs/robustness.md, "Input limits"): a scenario or platform
+// file of 1 MiB, JSON nested 64 deep (scenario keys go 3 deep: cpu.cycles.x), a chain of 8
+// platforms, 100 problems listed.
+constexpr std::size_t kMaxScenarioFileBytes = std::size_t(1) << 20;
+constexpr int kMaxJsonDepth = 64;
+constexpr std::size_t kMaxPlatformChain = 8;
+constexpr std::size_t kMaxProblemsListed = 100;
+
 class Scenario {
 public:
-    // Reads FILE, merges the platform it names (scenario values win), applies each "--set"
-    // override ("key.path=value", value parsed as JSON or else taken as a string), checks it.
+    // Reads FILE (a regular file of at most kMaxScenarioFileBytes), merges the platform it
+    // names and the platforms those name (the nearer file's values win), applies each "--set"
+    // override ("key.path=value", value parsed as JSON or else taken as a string; "platform=..."
+    // chooses the platform before it is read), checks it.  Every problem found in the files and
+    // the overrides is reported at once.
     static Scenario load(const std::string& file, const std::vector<std::string>& overrides = {});
     // Same checks for a scenario already in memory; `origin` names it in messages and is the
     // directory that a relative "platform" path is resolved against.
     static Scenario from_json(nlohmann::json doc, const std::string& origin,
                               const std::vector<std::string>& overrides = {});
     // This scenario with more overrides, checked again: the same as loading its file with all
-    // of them, without reading any file (a sweep's points, a worker's group of them).
+    // of them.  No file is read (a sweep's points, a worker's group of them) unless one of them
+    // chooses the platform, which is then read like at load.
     Scenario with(const std::vector<std::string>& overrides) const;
 
     double number(const std::string& path) const;
@@ -47,17 +60,28 @@ public:
     const std::string& origin() const { return origin_; }
 
 private:
-    static Scenario checked(nlohmann::json doc, const std::string& origin);
+    static Scenario build(std::shared_ptr<const nlohmann::json> source, const std::string& origin,
+                          const std::vector<std::string>& overrides,
+                          std::vector<std::string> problems);
+    static Scenario checked(nlohmann::json doc, const std::string& origin,
+                            std::vector<std::string> problems);
     const nlohmann::json& at(const std::string& path) const;
     nlohmann::json resolved_;
     std::string origin_;
+    // The document as given (before its platform and the overrides) and the overrides so far:
+    // what a new platform is merged under again.
+    std::shared_ptr<const nlohmann::json> source_;
+    std::vector<std::string> overrides_;
 };
 
-// Applies "key.path=value" to a JSON document (creating objects on the way).
+// Applies "key.path=value" to a JSON document (creating objects on the way); a malformed key
+// path (an empty name, an unclosed or non-numeric index) is a ScenarioError.
 void apply_override(nlohmann::json& doc, const std::string& assignment);
-// Parses a scenario's text; malformed JSON is a ScenarioError naming origin:line:column.
+// Parses a scenario's text; malformed JSON, nesting deeper than kMaxJsonDepth and a key given
+// twice in one object are ScenarioErrors naming origin and the line.
 nlohmann::json parse_scenario_text(const std::string& text, const std::string& origin);
-// Parses a value as JSON, or takes it as a plain string when it is not JSON.
+// Parses a value as JSON, or takes it as a plain string when it is not JSON (or not JSON the
+// loader accepts: too deep, a key given twice).
 nlohmann::json parse_value(const std::string& text);
 
 }  // namespace pcisim

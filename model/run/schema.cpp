@@ -1,9 +1,15 @@
 #include "run/schema.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <sstream>
 #include <unordered_map>
+
+#include "e1000/e1000_regs.h"
+#include "software/skb_pool.h"
 
 namespace pcisim {
 
@@ -53,7 +59,8 @@ std::vector<ParamSpec> simulation_params() {
         text("name", "", "Scenario name, shown in results."),
         text("description", "", "What the scenario is for."),
         text("platform", "", "Platform file whose values this scenario overrides (resolved "
-                             "beside the scenario, then in scenarios/)."),
+                             "beside the file that names it, then in scenarios/); a platform "
+                             "may name another, up to 8 in a chain, the nearer file winning."),
         notes("why", "Reasons for the values: an object from key path to a one-line reason "
                      "(datasheet, measurement, topology, fitted range)."),
         boolean("nic.enabled", true,
@@ -143,6 +150,93 @@ const std::vector<SchemaChild>* schema_children(const std::string& object_path) 
     return it == children.end() ? nullptr : &it->second;
 }
 
+namespace {
+
+// Host memory must hold what the run puts there (model/run/simulation.cpp, kRingBase,
+// kRingSpacing, kSkbBase): each port's descriptor ring, 1 MiB apart from 1 MiB on, and, when
+// pktgen sends, the socket buffers from 4 MiB on.  pktgen keeps a buffer for every packet the
+// ring can hold plus the one it is building (clone_skb N: one per N packets, plus one more that
+// a ring's packets can straddle); each takes its size class (SkbPool), at least a cache line.
+// A packet takes at least one descriptor per 4096 bytes (the driver's E1000_MAX_DATA_PER_TXD),
+// so a ring holds at most ring_size / that many packets.
+constexpr std::uint64_t kMiB = 1 << 20;
+constexpr std::uint64_t kRingBase = kMiB, kRingSpacing = kMiB, kSkbBase = 4 * kMiB;
+constexpr std::uint64_t kMaxDataPerDescriptor = 4096;
+
+void check_host_memory(const json& doc, std::vector<std::string>& problems) {
+    if (!doc["nic"]["enabled"].get<bool>()) return;
+    const auto ports = doc["pktgen"]["ports"].get<std::uint64_t>();
+    const auto ring = doc["driver"]["ring_size"].get<std::uint64_t>();
+    std::uint64_t needed = kRingBase + (ports - 1) * kRingSpacing + ring * e1000::kDescriptorBytes;
+    std::string what = "the descriptor rings (driver.ring_size " + std::to_string(ring) +
+                       ", pktgen.ports " + std::to_string(ports) + ")";
+    if (doc["pktgen"]["enabled"].get<bool>()) {
+        const auto size = doc["packet"]["size"].get<std::uint64_t>();
+        const auto clone = doc["pktgen"]["clone_skb"].get<std::uint64_t>();
+        const auto line = doc["host"]["cache_line_bytes"].get<std::uint64_t>();
+        const std::uint64_t packets =
+            ring / ((size + kMaxDataPerDescriptor - 1) / kMaxDataPerDescriptor);
+        const std::uint64_t buffers = clone == 0 ? packets + 1 : (packets + clone - 1) / clone + 2;
+        std::uint64_t buffer_bytes = 64;  // the smallest size class
+        while (buffer_bytes < SkbPool::kHeadroom + size) buffer_bytes *= 2;
+        buffer_bytes = std::max(buffer_bytes, line);
+        needed = kSkbBase + ports * buffers * buffer_bytes;
+        what = std::to_string(ports * buffers) + " socket buffers of " +
+               std::to_string(buffer_bytes) + " B (driver.ring_size " + std::to_string(ring) +
+               ", packet.size " + std::to_string(size) + ") above the first 4 MiB";
+    }
+    const std::uint64_t needed_mib = (needed + kMiB - 1) / kMiB;
+    const auto mib = doc["host"]["memory_mib"].get<std::uint64_t>();
+    if (mib < needed_mib)
+        problems.push_back("host.memory_mib: " + std::to_string(mib) + " does not hold " + what +
+                           "; expected at least " + std::to_string(needed_mib));
+}
+
+// A bridge or a master is a SystemC module named by its "name", beside the model's own modules
+// (model/run/simulation.cpp: host, face, bus, nic, cpu0.., watchdog, recorder), and its row in
+// the results and traces goes by that name.  SystemC renames a name that is taken ("x_0",
+// warning W505) and replaces '.' and white space (W506): what a result showed would not be the
+// name given, and two masters of one name would draw the same random gaps.
+bool model_module_name(const std::string& name) {
+    static const char* const kNames[] = {"host", "face", "bus", "nic", "watchdog", "recorder"};
+    if (std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames)) return true;
+    return name.size() > 3 && name.compare(0, 3, "cpu") == 0 &&
+           std::all_of(name.begin() + 3, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+void check_module_names(const json& doc, std::vector<std::string>& problems) {
+    std::map<std::string, std::string> first_path;  // name -> the key that gave it first
+    for (const char* list : {"bridges", "masters"}) {
+        auto items = doc.find(list);
+        if (items == doc.end()) continue;
+        for (std::size_t i = 0; i < items->size(); ++i) {
+            const json& item = (*items)[i];
+            if (item.contains("enabled") && !item["enabled"].get<bool>()) continue;  // not built
+            const std::string path = std::string(list) + "[" + std::to_string(i) + "].name";
+            const std::string name = item["name"].get<std::string>();
+            std::string why;
+            if (name.empty())
+                why = "is empty";
+            else if (std::any_of(name.begin(), name.end(), [](char c) {
+                         return c == '.' || std::isspace(static_cast<unsigned char>(c));
+                     }))
+                why = "has a '.' or white space, which SystemC replaces";
+            else if (model_module_name(name))
+                why = "is the name of one of the model's own modules";
+            else if (first_path.count(name))
+                why = "is also " + first_path[name];
+            first_path.emplace(name, path);
+            if (why.empty()) continue;
+            std::string shown = json(name.size() > 60 ? name.substr(0, 57) + "..." : name)
+                                    .dump(-1, ' ', false, json::error_handler_t::replace);
+            problems.push_back(path + ": " + shown + " " + why +
+                               "; expected a name of its own without '.' or white space");
+        }
+    }
+}
+
+}  // namespace
+
 void check_combinations(const json& doc, std::vector<std::string>& problems) {
     const json& bus = doc["bus"];
     std::string kind = bus["kind"];
@@ -163,6 +257,8 @@ void check_combinations(const json& doc, std::vector<std::string>& problems) {
         problems.push_back("driver.ring_size: " + ring.dump() +
                            " is not a multiple of 8; expected a multiple of 8 (TDLEN is a "
                            "multiple of 128 bytes)");
+    check_module_names(doc, problems);
+    check_host_memory(doc, problems);
     check_nic_combinations(doc, problems);
 }
 

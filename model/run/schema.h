@@ -60,11 +60,12 @@ struct SchemaChild {
 };
 const std::vector<SchemaChild>* schema_children(const std::string& object_path);
 
-// Checks between keys that a per-key range cannot express (PCI at 100 MHz, ring sizes, FIFO
-// room).  `doc` has every default filled in; problems are appended, one line each.
+// Checks between keys that a per-key range cannot express (PCI at 100 MHz, ring sizes, host
+// memory for the socket buffers, FIFO room): everything about the scenario that the run would
+// otherwise find out.  `doc` has every default filled in; problems are appended, one line each.
 void check_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
 // The NIC's share of it (model/e1000/e1000_params.cpp): packet buffer split, packet size against
-// the TX FIFO, ports of the model, preloaded frames.
+// the TX FIFO, ports of the model, a PCI-only part on PCI-X, preloaded frames.
 void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
 
 // Markdown reference of every key (docs/scenario-reference.md).
