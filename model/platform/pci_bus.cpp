@@ -306,9 +306,9 @@ const PciBus::Plan* PciBus::planned_ahead(int master, Picos start) const {
     return nullptr;
 }
 
-// The attempt that ends a retry loop was planned from the target's promise (TargetOffer::then):
-// the target must answer it that way now.  A target breaking its promise would silently change
-// the timing, so this is checked every time (one offer() per loop).
+// The attempt that ends a retry loop was planned from the target's promise
+// (TargetOffer::Promise::then): the target must answer it that way now.  A target breaking its
+// promise would silently change the timing, so this is checked every time (one offer() per loop).
 void PciBus::check_promise(const Plan& promised) const {
     TargetOffer real = promised.target->offer(promised.t, promised.t.start);
     const TargetOffer& p = promised.offer;
@@ -319,7 +319,7 @@ void PciBus::check_promise(const Plan& promised) const {
         throw std::logic_error(std::string(name()) + ": master " +
                                std::to_string(promised.t.master) +
                                " gets a different answer after a retry loop than the target "
-                               "promised (TargetOffer::then)");
+                               "promised (TargetOffer::Promise::then)");
 }
 
 void PciBus::stop_running_ahead() {
@@ -624,8 +624,8 @@ Picos PciBus::others_from(int master) const {
 void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read) {
     // An observer must see every transaction; without a back-off a repeat comes at once.
     if (observer_ || config_.retry_backoff_clocks == 0) return;
-    Picos until = offer.retry_until ? offer.retry_until
-                  : offer.ready_after_end ? end + offer.ready_after_end : 0;
+    Picos until = offer.promise.retry_until ? offer.promise.retry_until
+                  : offer.promise.ready_after_end ? end + offer.promise.ready_after_end : 0;
     if (until == 0) return;
     Picos first_repeat = end + config_.retry_backoff_clocks * period_;
     // Each repeat: arbitration parked on the master, the retry, the back-off.
@@ -666,7 +666,7 @@ void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, 
     loop_end_plan_->t.master = -1;
     if (bus_free)
         plan_other_after_loop(master, real, bus_free);
-    else if (offer.then.known && real == data_arbitration)
+    else if (offer.promise.then.known && real == data_arbitration)
         plan_data_after_loop(master, until, offer, others);
 }
 
@@ -702,10 +702,10 @@ void PciBus::plan_data_after_loop(int master, Picos promised, const TargetOffer&
                                   Picos others) {
     TargetOffer data;
     data.devsel = retry.devsel;
-    data.max_bytes = retry.then.max_bytes;
+    data.max_bytes = retry.promise.then.max_bytes;
     data.first_line_ready = promised;
-    data.line_time = retry.then.line_time;
-    data.line_bytes = retry.then.line_bytes;
+    data.line_time = retry.promise.then.line_time;
+    data.line_bytes = retry.promise.then.line_bytes;
     // The master, parked after its repeats, asks again and starts at the loop's end.
     plan_transaction(master, ahead_loop_end_, &data, *loop_end_plan_);
     loop_end_plan_->t.request = ahead_loop_end_;
@@ -763,7 +763,7 @@ void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
     BusTransaction next = retried;
     next.start = m.request_time;
     TargetOffer probe = current_->target->offer(next, next.start);
-    if (probe.kind != TargetOffer::Retry || probe.retry_until <= next.start) return;
+    if (probe.kind != TargetOffer::Retry || probe.promise.retry_until <= next.start) return;
     Picos back_off = config_.retry_backoff_clocks * period_;
     run_ahead_retries(retried.master, next.start - back_off, probe,
                       retried.command == BusCommand::MemRead);

@@ -9,7 +9,7 @@
 // request where the time went (DmaStats).
 //
 // Run-ahead: a master retried by a target that promises to keep retrying it until a known time
-// (TargetOffer::retry_until) repeats the same retry and back-off until then, and an
+// (TargetOffer::Promise) repeats the same retry and back-off until then, and an
 // arbitration's outcome is known as soon as it is due.  The bus then schedules only the events
 // that tell someone something (a transaction's end, an arbitration it cannot foresee) and runs
 // the steps in between later, through the same code with their own times, when that event comes
@@ -147,7 +147,8 @@ private:
         unsigned width = 4;
         Picos end = 0;
     };
-    // `given`: the target's answer, known in advance (TargetOffer::then), instead of asking it.
+    // `given`: the target's answer, known in advance (TargetOffer::Promise::then), instead of
+    // asking it.
     void plan_transaction(int master, Picos start, const TargetOffer* given, Plan& out);
     const Plan* planned_ahead(int master, Picos start) const;
     void check_promise(const Plan& promised) const;
