@@ -15,6 +15,7 @@ namespace pcisim {
 using Picos = std::uint64_t;
 constexpr Picos kPicosPerNs = 1000;
 constexpr Picos kPicosPerUs = 1000000;
+constexpr Picos kNever = ~Picos{0};  // a time that never comes (no event pending)
 
 enum class BusKind { Pci, PciX };
 
