@@ -15,6 +15,7 @@ namespace pcisim {
 using Picos = std::uint64_t;
 constexpr Picos kPicosPerNs = 1000;
 constexpr Picos kPicosPerUs = 1000000;
+constexpr Picos kNever = ~Picos{0};  // a time that never comes (no event pending)
 
 enum class BusKind { Pci, PciX };
 
@@ -72,22 +73,26 @@ struct TargetOffer {
     Picos first_line_ready = 0;
     Picos line_time = 0;
     unsigned line_bytes = 64;
-    // Retry only: the target promises the same Retry, and no change of its state in `complete`,
-    // to every repeat of this transaction starting before this time; 0: no promise.  The bus
-    // then runs the retry loop ahead instead of simulating each attempt (PciBus, "run-ahead").
-    Picos retry_until = 0;
-    // Retry of a read the target takes only when this attempt ends (a new delayed read): its
-    // data will be there this long after that end, with the same promise; 0: unknown.
-    Picos ready_after_end = 0;
-    // With a promise, what the first repeat at or after the promised time gets, if the target
-    // can say: data whose first line is there at that time, disconnecting after max_bytes
-    // (0: no limit), further lines of line_bytes every line_time (devsel as above).
-    struct AfterPromise {
-        bool known = false;
-        std::uint32_t max_bytes = 0;
-        Picos line_time = 0;
-        unsigned line_bytes = 64;
-    } then;
+    // Retry only: what the target promises about the repeats of this transaction: the
+    // run-ahead's contract (BusRunAhead, model/platform/bus_run_ahead.h).  A promise changes no
+    // timing; it lets the bus run the repeats ahead instead of simulating each one.
+    struct Promise {
+        // The same Retry, and no change of the target's state in `complete`, to every repeat
+        // of this transaction starting before this time; 0: no promise.
+        Picos retry_until = 0;
+        // Retry of a read the target takes only when this attempt ends (a new delayed read): its
+        // data will be there this long after that end, with the same promise; 0: unknown.
+        Picos ready_after_end = 0;
+        // What the first repeat at or after the promised time gets, if the target can say:
+        // data whose first line is there at that time, disconnecting after max_bytes
+        // (0: no limit), further lines of line_bytes every line_time (devsel as above).
+        struct AfterPromise {
+            bool known = false;
+            std::uint32_t max_bytes = 0;
+            Picos line_time = 0;
+            unsigned line_bytes = 64;
+        } then;
+    } promise;
 };
 
 // Per logical request (one read or write a master asked for, however many transactions it

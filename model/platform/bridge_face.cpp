@@ -170,9 +170,9 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
     if (d && d->addr == t.addr) {
         if (d->first_ready > start) {
             o.kind = TargetOffer::Retry;
-            o.retry_until = d->first_ready;  // complete() leaves a latched read alone
-            o.then = {true, static_cast<std::uint32_t>(d->end - d->addr), d->line_time,
-                      config_.cache_line_bytes};
+            o.promise.retry_until = d->first_ready;  // complete() leaves a latched read alone
+            o.promise.then = {true, static_cast<std::uint32_t>(d->end - d->addr),
+                              d->line_time, config_.cache_line_bytes};
         } else
             pace(o, *d);
         return o;
@@ -192,9 +192,9 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
     // complete() latches it at the end, as fetch() from that end describes it.
     LineTiming lt = line_timing(t.addr);
     o.kind = TargetOffer::Retry;
-    o.ready_after_end = lt.first;
-    o.then = {true, static_cast<std::uint32_t>(prefetch_end(t.addr) - t.addr), lt.per_line,
-              config_.cache_line_bytes};
+    o.promise.ready_after_end = lt.first;
+    o.promise.then = {true, static_cast<std::uint32_t>(prefetch_end(t.addr) - t.addr),
+                      lt.per_line, config_.cache_line_bytes};
     return o;
 }
 

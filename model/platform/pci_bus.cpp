@@ -122,13 +122,25 @@ void PciBus::queue_request(int master, BusCommand command, std::uint64_t addr,
     r.stats.issued = arrives;
 }
 
+// A request reaches the bus: another master's ends a run-ahead (the steps up to now run first).
+void PciBus::enter(Picos now, int master) {
+    now_ = now;
+    run_ahead_.request_arrives(master);
+}
+
+// Outside the bus's processes a request is acted on at once: what can run ahead from it, and
+// the events as they now stand.  Inside them, the handler does this when it is done.
+void PciBus::after_request() {
+    if (handling_) return;
+    run_ahead_.after_request();
+    sync_events();
+}
+
 void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) {
     enter(now_ps(), master);
     queue_request(master, BusCommand::MemRead, addr, bytes, tag, 0, -1, now_, 0);
     request_bus(master, now_);
-    if (handling_) return;  // the handler syncs when it is done
-    maybe_defer_arbitration();
-    sync_events();
+    after_request();
 }
 
 void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
@@ -136,16 +148,14 @@ void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uin
     enter(now_ps(), master);
     queue_request(master, BusCommand::MemWrite, addr, bytes, tag, dword, -1, now_, 0);
     request_bus(master, now_);
-    if (handling_) return;  // the handler syncs when it is done
-    maybe_defer_arbitration();
-    sync_events();
+    after_request();
 }
 
 // Queued now and asserted from `arrives` on (the request's request_time, as for a master back
 // from its back-off): the bus does what it would have done had the request come then.
 // Arbitrations before then leave it out; a retry loop runs ahead only up to the first
-// arbitration it is in (run_ahead_retries); a transaction on the bus then is cut short from
-// then (maybe_preempt is told when the request comes, not when it is handed over).
+// arbitration it is in (BusRunAhead); a transaction on the bus then is cut short from then
+// (maybe_preempt is told when the request comes, not when it is handed over).
 void PciBus::request_at(int master, BusCommand command, std::uint64_t addr, std::uint64_t tag,
                         std::uint32_t dword, Picos arrives) {
     Picos now = now_ps();
@@ -160,9 +170,7 @@ void PciBus::request_at(int master, BusCommand command, std::uint64_t addr, std:
     queue_request(master, command, addr, 4, tag, dword, -1, arrives, behind);
     if (behind == m.queue.size() - 1) m.requesting = false;  // asks again for the new head
     request_bus(master, now_);
-    if (handling_) return;  // the handler syncs when it is done
-    maybe_defer_arbitration();
-    sync_events();
+    after_request();
 }
 
 void PciBus::split_completion(int completer, int requester, std::uint64_t requester_tag,
@@ -176,9 +184,7 @@ void PciBus::split_completion(int completer, int requester, std::uint64_t reques
     queue_request(completer, BusCommand::SplitCompletion, it->addr + it->done, bytes,
                   requester_tag, 0, requester, now_, 0);
     request_bus(completer, now_);
-    if (handling_) return;  // the handler syncs when it is done
-    maybe_defer_arbitration();
-    sync_events();
+    after_request();
 }
 
 std::uint32_t PciBus::phases(std::uint64_t addr, std::uint32_t bytes, unsigned width) const {
@@ -225,13 +231,12 @@ void PciBus::schedule_arbitration() {
 void PciBus::on_arbitrate() {
     now_ = now_ps();
     arb_notified_ = kNever;
-    catch_up();
+    run_ahead_.catch_up();
     arb_pending_ = kNever;
     handling_ = true;
     arbitrate();
     handling_ = false;
-    if (busy_ && current_->t.termination == Termination::Retry) maybe_run_ahead_from_start();
-    else maybe_defer_arbitration();
+    run_ahead_.after_arbitration();
     sync_events();
 }
 
@@ -254,7 +259,7 @@ void PciBus::arbitrate() {
 
 // FRAME# of `master` granted in an arbitration at `at`, the bus free from `bus_free` and
 // parked on `parked` (-1: none).  A master parked on an idle bus drives FRAME# in the clock it
-// wants the bus; any other waits for GNT#.  (Also what deferred arbitrations plan with.)
+// wants the bus; any other waits for GNT#.  (Also what the run-ahead plans with.)
 Picos PciBus::granted_start(int master, Picos at, Picos bus_free, int parked) const {
     const MasterState& m = masters_[master];
     Picos start = std::max(bus_free, align_up(at));
@@ -275,18 +280,8 @@ void PciBus::start_transaction(int master, Picos start) {
                                              " ps");
     m.queue.front().stats.arbitration += start - m.request_time;
     // Running ahead, this very transaction may be planned already (nothing changed since).
-    const Plan* ahead_plan = planned_ahead(master, start);
-    if (ahead_plan == loop_end_plan_ && master == ahead_master_) check_promise(*loop_end_plan_);
-    if (ahead_plan) {
-        // The plan's slot becomes the current one, and the old current's the free one: not
-        // copied, as a copy read it back in 16-byte pieces right after it was written field by
-        // field, a store-forwarding stall (seen in perf).
-        Plan*& slot = ahead_plan == deferred_plan_ ? deferred_plan_ : loop_end_plan_;
-        std::swap(current_, slot);
-        slot->t.master = -1;
-    } else {
+    if (!run_ahead_.take_planned(master, start, current_))
         plan_transaction(master, start, nullptr, *current_);
-    }
     data_first_ = current_->t.data_start;
     busy_ = true;
     set_end(current_->end);
@@ -297,40 +292,11 @@ void PciBus::start_transaction(int master, Picos start) {
                           std::max(now_, masters_[i].queue.front().stats.issued));
 }
 
-// While running ahead, the transactions planned for it (nothing has changed since): the deferred
-// arbitration's, or the one that ends a retry loop.
-const PciBus::Plan* PciBus::planned_ahead(int master, Picos start) const {
-    if (!ahead_) return nullptr;
-    for (const Plan* p : {deferred_plan_, loop_end_plan_})
-        if (p->t.master == master && p->t.start == start) return p;
-    return nullptr;
-}
-
-// The attempt that ends a retry loop was planned from the target's promise (TargetOffer::then):
-// the target must answer it that way now.  A target breaking its promise would silently change
-// the timing, so this is checked every time (one offer() per loop).
-void PciBus::check_promise(const Plan& promised) const {
-    TargetOffer real = promised.target->offer(promised.t, promised.t.start);
-    const TargetOffer& p = promised.offer;
-    if (real.kind != p.kind || real.devsel != p.devsel ||
-        real.initial_wait_clocks != p.initial_wait_clocks || real.max_bytes != p.max_bytes ||
-        real.first_line_ready != p.first_line_ready || real.line_time != p.line_time ||
-        real.line_bytes != p.line_bytes)
-        throw std::logic_error(std::string(name()) + ": master " +
-                               std::to_string(promised.t.master) +
-                               " gets a different answer after a retry loop than the target "
-                               "promised (TargetOffer::then)");
-}
-
-void PciBus::stop_running_ahead() {
-    ahead_ = false;
-    deferred_plan_->t.master = loop_end_plan_->t.master = -1;
-}
-
 // Written straight into its destination: building a Plan elsewhere and copying it cost a store-
 // forwarding stall on every transaction (the target's answer is written field by field and
 // read back in 16-byte pieces; seen in perf).
-void PciBus::plan_transaction(int master, Picos start, const TargetOffer* given, Plan& p) {
+void PciBus::plan_transaction(int master, Picos start, const TargetOffer* given,
+                              TransactionPlan& p) {
     const MasterState& m = masters_[master];
     const Request& r = m.queue.front();
     bool read = r.command == BusCommand::MemRead;
@@ -468,10 +434,7 @@ void PciBus::notify_end(Picos at) { end_pending_ = at; }
 // What SystemC should have pending: the noted events, or while running ahead only the real one.
 void PciBus::sync_events() {
     Picos end = end_pending_, arb = arb_pending_;
-    if (ahead_) {
-        end = ahead_real_end_ ? ahead_until_ : kNever;
-        arb = ahead_real_end_ ? kNever : ahead_until_;
-    }
+    run_ahead_.real_events(end, arb);
     if (end != end_notified_) {
         if (end_notified_ != kNever) end_event_.cancel();
         if (end != kNever) end_event_.notify(ps(end - now_));
@@ -515,13 +478,12 @@ void PciBus::maybe_preempt(Picos request_time, Picos asked) {
 void PciBus::on_transaction_end() {
     now_ = now_ps();
     end_notified_ = kNever;
-    catch_up();
+    run_ahead_.catch_up();
     end_pending_ = kNever;
     handling_ = true;
     end_transaction();
     handling_ = false;
-    if (current_->t.termination == Termination::Retry) maybe_run_ahead_from_end(current_->t);
-    if (!ahead_) maybe_defer_arbitration();
+    run_ahead_.after_transaction_end();
     sync_events();
 }
 
@@ -605,295 +567,6 @@ void PciBus::end_transaction() {
     }
     if (!m.queue.empty()) request_bus(t.master, t.end);
     schedule_arbitration();
-}
-
-Picos PciBus::others_from(int master) const {
-    Picos first = kNever;
-    for (std::size_t i = 0; i < masters_.size(); ++i)
-        if (static_cast<int>(i) != master && masters_[i].requesting)
-            first = std::min(first, masters_[i].request_time);
-    return first;
-}
-
-// A retried master repeats the same attempt after each back-off until the target has its
-// data.  When the target says until when (retry_until, or ready_after_end for a read it takes
-// at the end of the attempt), only the first repeat at or after that time gets an event; the
-// attempts before it run later (run_ahead_to).  Another master asking (now or from a later
-// time) ends the loop's run-ahead at the first arbitration it is in.
-// Here: a retry of `master` ending at `end` with this answer (started, or still to start).
-void PciBus::run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read) {
-    // An observer must see every transaction; without a back-off a repeat comes at once.
-    if (observer_ || config_.retry_backoff_clocks == 0) return;
-    Picos until = offer.retry_until ? offer.retry_until
-                  : offer.ready_after_end ? end + offer.ready_after_end : 0;
-    if (until == 0) return;
-    Picos first_repeat = end + config_.retry_backoff_clocks * period_;
-    // Each repeat: arbitration parked on the master, the retry, the back-off.
-    ahead_retry_ = (data_start_clock(offer, read) + 1 + config_.turnaround_clocks) * period_;
-    Picos attempt = ahead_retry_ + config_.retry_backoff_clocks * period_;
-    Picos repeats = until > first_repeat ? (until - first_repeat + attempt - 1) / attempt : 0;
-    Picos data_arbitration = first_repeat + repeats * attempt;
-    // The first arbitration that needs an event, and the repeats before it.
-    Picos real = data_arbitration, loop_end = data_arbitration;
-    Picos bus_free = 0;  // when the other master's arbitration at `real` is its alone
-    Picos others = others_from(master);
-    if (others != kNever && others < first_repeat) {
-        // In the arbitration after this attempt's end, or when it asks in the back-off.
-        loop_end = first_repeat;
-        real = std::max(others, end);
-        bus_free = end;
-    } else if (others != kNever) {
-        Picos repeat = first_repeat + (others - first_repeat) / attempt * attempt;
-        if (repeat < data_arbitration) {
-            if (others == repeat) {
-                real = loop_end = repeat;  // in that repeat's arbitration
-            } else if (others <= repeat + ahead_retry_) {
-                loop_end = repeat;  // asks during that repeat: arbitration after its end
-                real = bus_free = repeat + ahead_retry_;
-            } else {
-                loop_end = repeat + attempt;  // asks in the back-off after it
-                real = others;
-                bus_free = repeat + ahead_retry_;
-            }
-        }
-    }
-    ahead_ = true;
-    ahead_master_ = master;
-    ahead_until_ = real;
-    ahead_real_end_ = false;
-    ahead_first_repeat_ = first_repeat;
-    ahead_loop_end_ = loop_end;
-    loop_end_plan_->t.master = -1;
-    if (bus_free)
-        plan_other_after_loop(master, real, bus_free);
-    else if (offer.then.known && real == data_arbitration)
-        plan_data_after_loop(master, until, offer, others);
-}
-
-// The loop ends in an arbitration that another master has to itself (the retried one is
-// backing off): its transaction is planned now, and only its end needs an event, when it
-// cannot be cut short (one data phase: the retried master asks again during it).
-void PciBus::plan_other_after_loop(int master, Picos at, Picos bus_free) {
-    int other = -1;
-    for (std::size_t i = 0; i < masters_.size(); ++i) {
-        if (static_cast<int>(i) == master || !masters_[i].requesting ||
-            masters_[i].request_time > at)
-            continue;
-        if (other >= 0) return;  // several: the arbitration keeps its event
-        other = static_cast<int>(i);
-    }
-    if (other < 0) return;
-    Plan& plan = *loop_end_plan_;
-    // By then the bus is parked on the retried master (if it parks at all).
-    Picos start = granted_start(other, at, bus_free, config_.park_on_last ? master : -1);
-    plan_transaction(other, start, nullptr, plan);
-    if (plan.t.termination == Termination::Retry ||
-        phases(plan.t.addr, plan.t.bytes_done, plan.width) > 1) {
-        plan.t.master = -1;
-        return;
-    }
-    ahead_until_ = plan.end;
-    ahead_real_end_ = true;
-}
-
-// The attempt that ends the loop gets data as the target promised: it is planned now, so that
-// only its end needs an event (its arbitration runs ahead like the repeats before it).
-void PciBus::plan_data_after_loop(int master, Picos promised, const TargetOffer& retry,
-                                  Picos others) {
-    TargetOffer data;
-    data.devsel = retry.devsel;
-    data.max_bytes = retry.then.max_bytes;
-    data.first_line_ready = promised;
-    data.line_time = retry.then.line_time;
-    data.line_bytes = retry.then.line_bytes;
-    // The master, parked after its repeats, asks again and starts at the loop's end.
-    plan_transaction(master, ahead_loop_end_, &data, *loop_end_plan_);
-    loop_end_plan_->t.request = ahead_loop_end_;
-    // Another master asking before it ends could cut it short: then it keeps its arbitration.
-    if (others < loop_end_plan_->end) {
-        loop_end_plan_->t.master = -1;
-        return;
-    }
-    ahead_until_ = loop_end_plan_->end;
-    ahead_real_end_ = true;
-}
-
-// The repeats that end before `last_end` (at most), all at once: each is what arbitrate() and
-// end_transaction() would do for a retry the target promised (no change of its state, so it is
-// not told); returns how many.
-std::uint64_t PciBus::skip_repeats(Picos last_end) {
-    Picos first = arb_pending_;
-    Picos attempt = ahead_retry_ + config_.retry_backoff_clocks * period_;
-    if (last_end < first + ahead_retry_) return 0;
-    std::uint64_t n = std::min((ahead_loop_end_ - first) / attempt,
-                               (last_end - first - ahead_retry_) / attempt + 1);
-    if (n == 0) return 0;
-    MasterState& m = masters_[ahead_master_];
-    Request& r = m.queue.front();
-    Picos retrying = n * ahead_retry_;
-    counters_.busy += retrying;
-    counters_.transactions += n;
-    counters_.retries += n;
-    r.stats.transactions += static_cast<unsigned>(n);
-    r.stats.retries += static_cast<unsigned>(n);
-    r.stats.latency += retrying;
-    Picos end = first + (n - 1) * attempt + ahead_retry_;
-    bus_free_ = end;
-    m.not_before = end + config_.retry_backoff_clocks * period_;
-    m.request_time = m.not_before;
-    arb_pending_ = std::min(m.request_time, others_from(ahead_master_));
-    return n;
-}
-
-// A retry has just started.
-void PciBus::maybe_run_ahead_from_start() {
-    const BusTransaction& t = current_->t;
-    if (arb_pending_ == kNever)
-        run_ahead_retries(t.master, scheduled_end_, current_->offer,
-                          t.command == BusCommand::MemRead);
-}
-
-// A retry has just ended (the target had not promised anything when it began).
-void PciBus::maybe_run_ahead_from_end(const BusTransaction& retried) {
-    const MasterState& m = masters_[retried.master];
-    if (!current_->target || !m.requesting || arb_pending_ != m.request_time ||
-        arbiter_.parked() != retried.master)
-        return;
-    // The repeat, as start_transaction will build it.
-    BusTransaction next = retried;
-    next.start = m.request_time;
-    TargetOffer probe = current_->target->offer(next, next.start);
-    if (probe.kind != TargetOffer::Retry || probe.retry_until <= next.start) return;
-    Picos back_off = config_.retry_backoff_clocks * period_;
-    run_ahead_retries(retried.master, next.start - back_off, probe,
-                      retried.command == BusCommand::MemRead);
-}
-
-// The next arbitration's outcome is known as soon as it is due: it runs later (run_ahead_to) and
-// only the end of the transaction it starts gets an event.
-void PciBus::maybe_defer_arbitration() {
-    if (ahead_ || observer_) return;
-    // A retry on the bus tells nobody when it ends (the target keeps or latches its delayed
-    // read; the master backs off): that end runs ahead too, and the arbitration after it is the
-    // one deferred.  The retried master asks again only after its back-off.
-    bool after_retry = busy_ && current_->t.termination == Termination::Retry &&
-                       end_pending_ != kNever && end_pending_ > now_ &&
-                       config_.retry_backoff_clocks > 0;
-    if (busy_ && !after_retry) return;
-    // The arbitration is due at `at`: when a request comes, or now for a master that has been
-    // waiting (for another master's transaction to end).  The arbiter's choice then is known
-    // now (Arbiter::pick is pure); masters that lose it or ask later wait ("others").
-    Picos at = after_retry ? end_pending_ : arb_pending_;
-    Picos bus_free = after_retry ? end_pending_ : bus_free_;
-    if (at == kNever || at < now_) return;
-    std::vector<char>& in_it = requesting_now_;
-    int candidates = 0;
-    bool others = after_retry;
-    for (std::size_t i = 0; i < masters_.size(); ++i) {
-        in_it[i] = masters_[i].requesting && masters_[i].request_time <= at;
-        candidates += in_it[i];
-        others = others || (masters_[i].requesting && !in_it[i]);
-    }
-    if (candidates == 0) return;
-    int master = arbiter_.pick(in_it);
-    others = others || candidates > 1;
-    // Now (a delta notification): the arbitration would run in the next delta cycle.
-    if (at == now_) {
-        arb_delta_time_ = now_;
-        arb_delta_ = sc_core::sc_delta_count() + 1;
-    }
-    Plan& plan = *deferred_plan_;
-    plan_transaction(master, granted_start(master, at, bus_free, arbiter_.parked()), nullptr,
-                     plan);
-    bool deferred;
-    if (plan.t.termination == Termination::Retry) {
-        // The loop's first attempt; after another master's retry the two interleave and are
-        // simulated one by one.
-        if (!after_retry)
-            run_ahead_retries(master, plan.end, plan.offer, plan.t.command == BusCommand::MemRead);
-        deferred = ahead_;
-    } else {
-        // A waiting master could take GNT# away (maybe_preempt) from a transaction of more
-        // than one data phase: that one keeps its arbitration event.  A register access (one
-        // data phase) cannot be cut short.
-        deferred = !others || phases(plan.t.addr, plan.t.bytes_done, plan.width) <= 1;
-    }
-    if (!deferred) return stop_running_ahead();
-    if (plan.t.termination == Termination::Retry) return;
-    ahead_ = true;
-    ahead_master_ = master;
-    ahead_until_ = deferred_plan_->end;
-    ahead_real_end_ = true;
-    ahead_loop_end_ = 0;
-}
-
-// Runs the bus's events that come before `limit` (and at it, if `inclusive`), each at its own
-// time, up to the one that has a real SystemC event: arbitrations and retries of a retry loop,
-// or a deferred arbitration.
-void PciBus::run_ahead_to(Picos limit, bool inclusive) {
-    Picos now = now_;
-    for (;;) {
-        Picos next = busy_ ? end_pending_ : arb_pending_;
-        if (busy_ == ahead_real_end_ && next == ahead_until_) {
-            stop_running_ahead();
-            break;
-        }
-        if (next > limit || (next == limit && !inclusive)) break;
-        // An arbitration runs in the first delta cycle of its time (timed) or in the delta cycle
-        // after the one that asked for it; another master asking up to that same delta cycle
-        // is taken to come first.
-        if (next == limit && !busy_ &&
-            (next == arb_delta_time_ ? sc_core::sc_delta_count() <= arb_delta_
-                                     : sc_core::sc_delta_count_at_current_time() == 0))
-            break;
-        if (!busy_ && next >= ahead_first_repeat_ && next < ahead_loop_end_) {
-            std::uint64_t n = skip_repeats(inclusive ? limit : limit - 1);
-            counters_.retries_run_ahead += n;
-            if (n) continue;
-        }
-        now_ = next;
-        if (busy_) {
-            end_pending_ = kNever;
-            end_transaction();
-            ++counters_.retries_run_ahead;
-        } else {
-            arb_pending_ = kNever;
-            arbitrate();
-            // A repeat of the loop (a retry), or the planned transaction with the real end.
-            bool in_step = busy_ && ((ahead_real_end_ && end_pending_ == ahead_until_) ||
-                                     (current_->t.master == ahead_master_ &&
-                                      current_->t.termination == Termination::Retry));
-            if (!in_step)
-                throw std::logic_error(std::string(name()) +
-                                       ": a target changed its answer during a run-ahead");
-        }
-    }
-    now_ = now;
-}
-
-// In the bus's own processes: the events before this one, which had no SystemC event of their own.
-void PciBus::catch_up() {
-    if (!ahead_) return;
-    // Up to this event, which is the real one: what comes at its time but before it (a retry
-    // ending in the clock of the arbitration that follows it) runs first.
-    run_ahead_to(now_, true);
-    if (ahead_) throw std::logic_error(std::string(name()) + ": run-ahead out of step");
-}
-
-// A request from another master ends a run-ahead: the attempts up to now are run and the events
-// set as they would stand.  (The retried master's own new requests only join its queue.)
-void PciBus::enter(Picos now, int master) {
-    now_ = now;
-    if (!ahead_ || master == ahead_master_) return;
-    run_ahead_to(now, true);
-    stop_running_ahead();  // the caller's sync_events sets the events as they now stand
-}
-
-// sc_start stops before the events of its end time: those attempts are still to come.
-void PciBus::settle() {
-    if (!ahead_) return;
-    now_ = now_ps();
-    run_ahead_to(now_, false);
 }
 
 void PciBus::deliver_split(int requester, std::uint64_t tag, std::uint32_t bytes, Picos when) {

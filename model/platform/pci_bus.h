@@ -8,14 +8,8 @@
 // splits them into transactions, re-requests after retries and disconnects, and reports per
 // request where the time went (DmaStats).
 //
-// Run-ahead: a master retried by a target that promises to keep retrying it until a known time
-// (TargetOffer::retry_until) repeats the same retry and back-off until then, and an
-// arbitration's outcome is known as soon as it is due.  The bus then schedules only the events
-// that tell someone something (a transaction's end, an arbitration it cannot foresee) and runs
-// the steps in between later, through the same code with their own times, when that event comes
-// or when anything else reaches the bus first (a request, a counter read).  Results are
-// identical to simulating every step; only the SystemC events are saved
-// (docs/architecture.md, "Events the bus does without").
+// The events the bus does without (retry loops a target promises, arbitrations whose outcome is
+// known) are the run-ahead's (BusRunAhead, platform/bus_run_ahead.h); this file is the protocol.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +21,7 @@
 #include <systemc>
 
 #include "platform/arbiter.h"
+#include "platform/bus_run_ahead.h"
 #include "core/pci_types.h"
 
 namespace pcisim {
@@ -46,6 +41,15 @@ struct BusConfig {
 
     static BusConfig from(const Scenario& s, const std::string& prefix);
     Picos period() const;
+};
+
+// What a transaction of a master starting at a given time would be, if not cut short.
+struct TransactionPlan {
+    BusTransaction t;
+    TargetOffer offer;
+    BusTarget* target = nullptr;  // none for a split completion
+    unsigned width = 4;           // bytes per data phase
+    Picos end = 0;
 };
 
 class PciBus : public sc_core::sc_module, public BusPort {
@@ -91,8 +95,8 @@ public:
         std::uint64_t retries_run_ahead = 0;  // of `retries`, how many ran without own events
     };
     // Between sc_start calls: attempts of a loop run ahead that fall before now are counted first.
-    const Counters& counters() { settle(); return counters_; }
-    void reset_counters() { settle(); counters_ = Counters{}; }
+    const Counters& counters() { run_ahead_.settle(); return counters_; }
+    void reset_counters() { run_ahead_.settle(); counters_ = Counters{}; }
     const std::string& master_name(int id) const { return masters_[id].config.name; }
     std::size_t master_count() const { return masters_.size(); }
     // Called with every finished transaction (tests, traces).  Not on the hot path when unset.
@@ -104,6 +108,9 @@ public:
     std::vector<std::pair<Picos, Picos>> data_wait_runs() const;
 
 private:
+    // The run-ahead runs the bus's own steps (arbitrate, end_transaction) with their own times.
+    friend class BusRunAhead;
+
     struct Request {  // a logical read or write
         BusCommand command = BusCommand::MemRead;
         std::uint64_t addr = 0;
@@ -140,35 +147,16 @@ private:
     Picos granted_start(int master, Picos at, Picos bus_free, int parked) const;
     // What a transaction of `master` starting at `start` would be, if not cut short: the bus's
     // state is not changed, except segments_ (the data phases), which the plan fills.
-    struct Plan {
-        BusTransaction t;
-        TargetOffer offer;
-        BusTarget* target = nullptr;  // none for a split completion
-        unsigned width = 4;
-        Picos end = 0;
-    };
-    // `given`: the target's answer, known in advance (TargetOffer::then), instead of asking it.
-    void plan_transaction(int master, Picos start, const TargetOffer* given, Plan& out);
-    const Plan* planned_ahead(int master, Picos start) const;
-    void check_promise(const Plan& promised) const;
-    // The two events, as the bus wants them (kept while running ahead, applied after).
+    // `given`: the target's answer, known in advance (TargetOffer::Promise::then), instead of
+    // asking it.
+    void plan_transaction(int master, Picos start, const TargetOffer* given,
+                          TransactionPlan& out);
+    // The two events, as the bus wants them (noted while it acts, handed to SystemC after).
     void notify_end(Picos at);
     void notify_arbitrate(Picos at);
     void sync_events();
-    // Run-ahead of a retry loop (see the top of this file).
-    Picos others_from(int master) const;  // earliest REQ# of another master, or kNever
-    void run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read);
-    void plan_data_after_loop(int master, Picos promised, const TargetOffer& retry, Picos others);
-    void plan_other_after_loop(int master, Picos at, Picos bus_free);
-    void maybe_run_ahead_from_start();
-    void maybe_run_ahead_from_end(const BusTransaction& retried);
-    void maybe_defer_arbitration();
-    void catch_up();
-    void stop_running_ahead();
-    void run_ahead_to(Picos limit, bool inclusive);
-    std::uint64_t skip_repeats(Picos last_end);
     void enter(Picos now, int master);  // `master` asks for the bus at `now`
-    void settle();
+    void after_request();               // ... and its request is queued
     Picos data_start_clock(const TargetOffer& offer, bool read) const;
     void set_end(Picos end);
     // Another master asks for the bus from `request_time` (REQ#); `asked`: when it asked, the
@@ -195,10 +183,10 @@ private:
 
     // The transaction on the bus, if any.
     bool busy_ = false;
-    // The current transaction's plan and the two planned ahead (below) take turns in these
-    // slots: a plan that becomes current is not copied.
-    Plan plans_[3];
-    Plan* current_ = &plans_[0];  // its target, answer and bytes per data phase (width)
+    // The current transaction's plan and the two the run-ahead plans take turns in these slots:
+    // a plan that becomes current is not copied.
+    TransactionPlan plans_[3];
+    TransactionPlan* current_ = &plans_[0];  // its target, answer and bytes per data phase
     struct Segment {
         // Constructed in place (emplace_back): a braced temporary copied in stalled on
         // store forwarding, once per planned transaction.
@@ -213,22 +201,11 @@ private:
     Picos scheduled_end_ = 0;
     Picos bus_free_ = 0;       // first clock a new FRAME# may start
 
-    static constexpr Picos kNever = ~Picos{0};
     Picos now_ = 0;               // the time the bus is acting at (earlier while running ahead)
     Picos end_pending_ = kNever;  // the bus's next events: a transaction's end ...
     Picos arb_pending_ = kNever;  // ... and an arbitration (the earliest wins)
-    bool ahead_ = false;          // events of ahead_master_ are run later (see the top) ...
-    int ahead_master_ = -1;
-    Picos ahead_until_ = 0;       // ... up to the real event at this time:
-    bool ahead_real_end_ = false; // a transaction's end (else an arbitration)
-    Picos ahead_first_repeat_ = 0;  // retry loop: repeats start here, every retry + back-off,
-    Picos ahead_loop_end_ = 0;      // ... until the arbitration of the attempt that gets data
-    Picos ahead_retry_ = 0;         // clocks of one retry, in ps
     bool handling_ = false;       // in on_arbitrate / on_transaction_end
-    Picos arb_delta_time_ = kNever;  // a deferred arbitration notified as a delta at this time
-    std::uint64_t arb_delta_ = 0;    // ... would run in this delta cycle (sc_delta_count)
-    Plan* deferred_plan_ = &plans_[1];  // what a deferred arbitration will start ...
-    Plan* loop_end_plan_ = &plans_[2];  // ... and the attempt that ends a retry loop (planned_ahead)
+    BusRunAhead run_ahead_{*this, &plans_[1], &plans_[2]};  // the events it does without
     Picos end_notified_ = kNever; // what SystemC has pending
     Picos arb_notified_ = kNever;
     sc_core::sc_event end_event_{"end"};
