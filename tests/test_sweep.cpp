@@ -1,7 +1,6 @@
 // pcisim sweep and merge, end to end: the built binary on the bus demo with short windows.
 #include <catch2/catch.hpp>
 
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -146,4 +145,85 @@ TEST_CASE("sweep --vary ranges and lists give the expected values", "[sweep]") {
     REQUIRE(shard.size() == 2);
     CHECK(shard[0].index == 1);
     CHECK(shard[1].index == 5);
+}
+
+// Bounded sweeps (issue 18).
+
+namespace {
+
+struct Outcome {
+    int exit_code;  // -1 when killed by a signal
+    std::string err;
+};
+
+Outcome run_saying(const TempDir& dir, const std::string& args) {
+    std::string err = dir / "stderr.txt";
+    int status = std::system((pcisim_binary() + " " + args + " >/dev/null 2>" + err).c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// A sweep whose one point would run for minutes: whatever ends it early did so before the point.
+const std::string kLongPoint = " --set simulation.max_window_us=1e8 --set simulation.warmup_us=20"
+                               " --vary simulation.min_window_us=1e8";
+
+}  // namespace
+
+TEST_CASE("a key both set and varied is refused", "[sweep]") {
+    TempDir dir;
+    Outcome o = run_saying(dir, "sweep " + kScenario + " --set masters.0.bytes=70" +
+                                    " --vary masters.0.bytes=128,256 -o " + (dir / "x.csv"));
+    CHECK(o.exit_code == 2);
+    CHECK(contains(o.err, "--set masters.0.bytes=70: \"masters.0.bytes\" is also varied"));
+    CHECK_FALSE(fs::exists(dir / "x.csv"));
+    std::vector<sweep::Axis> axes = {sweep::parse_axis("masters.0.bytes=128,256")};
+    // The same key written another way, or the object holding it.
+    CHECK_THROWS_AS(sweep::check_not_set(axes, {"masters[0].bytes=70"}), sweep::UsageError);
+    CHECK_THROWS_AS(sweep::check_not_set(axes, {"masters.0={\"bytes\":70}"}), sweep::UsageError);
+    CHECK_NOTHROW(sweep::check_not_set(axes, {"masters.0.bytes_total=70", "masters.1.bytes=70"}));
+}
+
+TEST_CASE("the point count cannot overflow and large sweeps need --force", "[sweep]") {
+    TempDir dir;
+    std::string base = "sweep " + kScenario + " -o " + (dir / "x.csv");
+    // 65536^4 = 2^64 wrapped to 0 points, once.
+    std::string wraps = " --vary packet.size=1:65536:1 bus.clock_mhz=1:65536:1"
+                        " driver.ring_size=1:65536:1 masters.0.bytes=1:65536:1";
+    Outcome o = run_saying(dir, base + wraps + " --force");
+    CHECK(o.exit_code == 2);
+    CHECK(contains(o.err, "the product of the axes has more than"));
+    std::vector<sweep::Axis> axes(4, sweep::parse_axis("packet.size=1:65536:1"));
+    CHECK_THROWS_AS(sweep::point_count(axes), sweep::UsageError);
+    // 1e15 points would eat the memory even with --force.
+    o = run_saying(dir, base + " --vary packet.size=1:100000:1 bus.clock_mhz=1:100000:1"
+                               " masters.0.bytes=1:100000:1 --force");
+    CHECK(o.exit_code == 2);
+    CHECK(contains(o.err, "1000000000000000 points is more than one run can hold"));
+    // 1.8 million points: refused without --force, and none runs.
+    o = run_saying(dir, base + " --vary packet.size=1:2000:1 masters.0.bytes=1:900:1");
+    CHECK(o.exit_code == 2);
+    CHECK(contains(o.err, "1800000 points is more than 100000"));
+    CHECK(contains(o.err, "--force"));
+    CHECK_FALSE(fs::exists(dir / "x.csv"));
+    CHECK(sweep::shard_point_count(1800000, sweep::parse_shard("3/20")) == 90000);
+    CHECK(sweep::shard_point_count(10, sweep::parse_shard("3/4")) == 2);  // points 3 and 7
+}
+
+TEST_CASE("sweep -j and --timeout-s take only sensible numbers", "[sweep]") {
+    TempDir dir;
+    std::string base = "sweep " + kScenario + kLongPoint + " -o " + (dir / "x.csv");
+    for (const char* j : {"-1", "0", "nan", "1.5", "1e9", "x"}) {
+        Outcome o = run_saying(dir, base + " -j " + j);
+        CHECK(o.exit_code == 2);
+        CHECK(contains(o.err, std::string("-j ") + j + ": expected a whole number from 1 to 1024"));
+    }
+    for (const char* t : {"nan", "inf", "-1"}) {
+        Outcome o = run_saying(dir, base + " --timeout-s " + t);
+        CHECK(o.exit_code == 2);
+        CHECK(contains(o.err, std::string("--timeout-s ") + t + ": expected a finite number >= 0"));
+    }
+    CHECK_FALSE(fs::exists(dir / "x.csv"));
 }

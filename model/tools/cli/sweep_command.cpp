@@ -10,6 +10,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
@@ -26,47 +27,85 @@ namespace {
 
 const char* kSweepUsage =
     "pcisim sweep SCENARIO --vary KEY=V1,V2,...|KEY=A:B:STEP ... [--set KEY=VALUE ...] [-j N]\n"
-    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume]";
+    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume] [--force]";
+
+// A sweep larger than this is more likely a typo in a STEP than a plan; --force runs it.
+constexpr std::size_t kPointsWithoutForce = 100000;
+// Every row of a run is held in memory until the end: a larger sweep must be split in shards.
+constexpr std::size_t kMaxPoints = 10000000;
 
 struct SweepArgs {
     std::string file;
     std::vector<std::string> varies, sets;
-    std::size_t jobs = 0;
+    std::size_t jobs = 0;  // 0: one per CPU
     std::string out = "sweep.csv";
     std::string shard;
     double timeout_s = 0;
     bool resume = false;
+    bool force = false;
 };
 
-SweepArgs parse_sweep_args(const Args& args) {
+// nullopt when --help was asked for (and printed).
+std::optional<SweepArgs> parse_sweep_args(const Args& args) {
     SweepArgs a;
+    std::string jobs, timeout = "0";
     po::options_description opts(kSweepUsage);
     opts.add_options()("help,h", "this help")(
         "vary", po::value<std::vector<std::string>>(&a.varies)->multitoken()->composing(),
         "a swept key: KEY=V1,V2,... (values JSON or strings) or KEY=A:B:STEP (A to B "
         "inclusive); several give their cartesian product")(
         "set", po::value<std::vector<std::string>>(&a.sets)->composing(),
-        "override a scenario key at every point: --set simulation.min_window_us=500")(
-        "jobs,j", po::value<std::size_t>(&a.jobs),
-        "worker processes at once (default: the number of CPUs)")(
+        "override a scenario key at every point: --set simulation.min_window_us=500 (not a "
+        "varied key)")(
+        "jobs,j", po::value<std::string>(&jobs),
+        "worker processes at once, 1 to 1024 (default: the number of CPUs)")(
         "output,o", po::value<std::string>(&a.out)->default_value(a.out),
         "CSV to write; the JSON goes beside it (OUT.json)")(
         "shard", po::value<std::string>(&a.shard),
         "run only points i with i % N == I; join shards with 'pcisim merge'")(
-        "timeout-s", po::value<double>(&a.timeout_s)->default_value(0),
+        "timeout-s", po::value<std::string>(&timeout)->default_value(timeout),
         "wall-clock limit per point in seconds; 0 = none")(
         "resume", po::bool_switch(&a.resume),
         "continue the sweep whose OUT.json is there (e.g. after Ctrl-C): its ok points are "
         "kept, the others run")(
+        "force", po::bool_switch(&a.force),
+        "run a sweep of more than 100000 points")(
         "scenario", po::value<std::string>(&a.file)->required(), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
-    if (!parse_options(args, opts, vm, &pos)) std::exit(0);
+    if (!parse_options(args, opts, vm, &pos)) return std::nullopt;
     if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
-    if (vm.count("jobs") && a.jobs == 0) throw po::error("-j 0: expected at least 1 worker");
-    if (a.timeout_s < 0) throw po::error("--timeout-s: expected seconds >= 0");
+    if (vm.count("jobs")) a.jobs = parse_count("-j", jobs, 1, kMaxWorkers);
+    a.timeout_s = parse_finite("--timeout-s", timeout, 0, false);
     return a;
+}
+
+std::vector<sweep::Axis> parse_axes(const std::vector<std::string>& varies) {
+    std::vector<sweep::Axis> axes;
+    std::set<std::string> seen;
+    for (const auto& spec : varies) {
+        sweep::Axis axis = sweep::parse_axis(spec);
+        sweep::check_key_known(axis.key, "--vary " + spec);
+        if (!seen.insert(axis.key).second)
+            throw sweep::UsageError("--vary " + spec + ": key \"" + axis.key +
+                                    "\" is varied twice; expected each key once");
+        axes.push_back(std::move(axis));
+    }
+    return axes;
+}
+
+// Throws UsageError for a sweep too large to run, or to run without --force.
+void check_size(std::size_t points, bool sharded, bool force) {
+    const std::string what =
+        "--vary: " + std::to_string(points) + " points" + (sharded ? " in this shard" : "");
+    if (points > kMaxPoints)
+        throw sweep::UsageError(what + " is more than one run can hold (" +
+                                std::to_string(kMaxPoints) +
+                                "); expected fewer values, or --shard I/N over several runs");
+    if (points > kPointsWithoutForce && !force)
+        throw sweep::UsageError(what + " is more than " + std::to_string(kPointsWithoutForce) +
+                                "; expected fewer values (a STEP too small?), or --force");
 }
 
 std::string join(const std::vector<std::string>& lines, const std::string& sep) {
@@ -119,20 +158,17 @@ std::map<std::size_t, sweep::SweepRow> finished_rows(const sweep::SweepTable& no
 }  // namespace
 
 int sweep(const Args& args) {
-    SweepArgs a;
+    std::optional<SweepArgs> parsed;
     sweep::SweepTable table;
     try {
-        a = parse_sweep_args(args);
-        std::set<std::string> seen;
-        for (const auto& spec : a.varies) {
-            sweep::Axis axis = sweep::parse_axis(spec);
-            sweep::check_key_known(axis.key, "--vary " + spec);
-            if (!seen.insert(axis.key).second)
-                throw sweep::UsageError("--vary " + spec + ": key \"" + axis.key +
-                                        "\" is varied twice; expected each key once");
-            table.axes.push_back(std::move(axis));
-        }
-        if (!a.shard.empty()) table.shard = sweep::parse_shard(a.shard);
+        parsed = parse_sweep_args(args);
+        if (!parsed) return 0;
+        table.axes = parse_axes(parsed->varies);
+        sweep::check_not_set(table.axes, parsed->sets);
+        if (!parsed->shard.empty()) table.shard = sweep::parse_shard(parsed->shard);
+        table.points_total = sweep::point_count(table.axes);
+        check_size(sweep::shard_point_count(table.points_total, table.shard.value_or(sweep::Shard{})),
+                   table.shard.has_value(), parsed->force);
     } catch (const po::error& e) {
         std::cerr << "pcisim sweep: " << e.what() << "\n";
         return 2;
@@ -140,6 +176,7 @@ int sweep(const Args& args) {
         std::cerr << "pcisim sweep: " << e.what() << "\n";
         return 2;
     }
+    const SweepArgs& a = *parsed;
     std::optional<Scenario> base;  // read once here; the workers add each point's values
     try {
         base = Scenario::load(a.file, a.sets);
@@ -149,7 +186,6 @@ int sweep(const Args& args) {
     }
     table.scenario_file = a.file;
     table.sets = a.sets;
-    table.points_total = sweep::point_count(table.axes);
     const std::vector<sweep::Point> points =
         sweep::shard_points(table.axes, table.shard.value_or(sweep::Shard{}));
     table.rows.resize(points.size());
@@ -184,6 +220,8 @@ int sweep(const Args& args) {
     if (a.resume)
         std::cerr << "pcisim sweep: resuming: " << points.size() - todo.size() << " of "
                   << points.size() << " points already done\n";
+    if (points.size() > kPointsWithoutForce)
+        std::cerr << "pcisim sweep: " << points.size() << " points (--force)\n";
     sweep::Progress progress(std::cerr, isatty(STDERR_FILENO), todo.size());
     std::size_t failed = 0;
     auto collect = [&](std::size_t job, const sweep::JobOutcome& o) {
