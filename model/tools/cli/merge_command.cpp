@@ -33,6 +33,8 @@ int merge(const Args& args) {
         for (const auto& path : {out, sweep::json_path_for(out)})
             output::check_output_path("OUT", path, inputs);
         output::OutputLock lock(sweep::beside(out, ".lock"), out);
+        for (const auto& path : {out, sweep::json_path_for(out)})
+            output::remove_stale_temporaries(path);  // of a command killed while writing
         std::vector<sweep::SweepTable> shards;
         for (std::size_t i = 1; i < args.size(); ++i) shards.push_back(sweep::read_table(args[i]));
         sweep::SweepTable merged = sweep::merge_shards(shards);

@@ -212,6 +212,8 @@ int sweep(const Args& args) {
         for (const auto& path : {a.out, sweep::json_path_for(a.out), journal_path})
             output::check_output_path("-o", path, input_files(a.file, *base));
         lock = std::make_unique<output::OutputLock>(sweep::beside(a.out, ".lock"), a.out);
+        for (const auto& path : {a.out, sweep::json_path_for(a.out)})
+            output::remove_stale_temporaries(path);  // of a sweep killed while writing
         if (a.resume) {
             try {
                 done = finished_rows(table, a.out, journal_path);

@@ -35,6 +35,9 @@ void write_all(int fd, const std::string& text, const std::string& path) {
     }
 }
 
+// PATH.tmp-PID: in the target's folder, so that the rename stays inside one file system.
+std::string temporary_for(const std::string& path) { return path + ".tmp-"; }
+
 }  // namespace
 
 void check_output_path(const std::string& option, const std::string& path,
@@ -74,8 +77,18 @@ void write_text_file(const std::string& path, const std::string& text) {
                           (errno ? std::strerror(errno) : "the write failed"));
 }
 
+void remove_stale_temporaries(const std::string& path) {
+    const std::string prefix = fs::path(temporary_for(path)).filename().string();
+    std::error_code ignored;  // litter that cannot be removed is still only litter
+    for (const auto& entry : fs::directory_iterator(folder_of(path), ignored)) {
+        const std::string name = entry.path().filename().string();
+        if (name.compare(0, prefix.size(), prefix) == 0 && entry.is_regular_file(ignored))
+            fs::remove(entry.path(), ignored);
+    }
+}
+
 void write_file_durably(const std::string& path, const std::string& text) {
-    std::string tmp = path + ".tmp-" + std::to_string(getpid());
+    std::string tmp = temporary_for(path) + std::to_string(getpid());
     int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) throw OutputError("cannot create " + tmp + ": " + std::strerror(errno));
     try {

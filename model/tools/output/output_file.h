@@ -28,6 +28,10 @@ void check_output_path(const std::string& option, const std::string& path,
 // Throws OutputError.
 void write_file_durably(const std::string& path, const std::string& text);
 
+// Removes the temporary files (PATH.tmp-PID) that write_file_durably left when its process was
+// killed mid-write.  Only for a caller that holds the output's lock: no one else writes them.
+void remove_stale_temporaries(const std::string& path);
+
 // Writes `text` to `path` as it is (a pipe or /dev/stdout works too).  Throws OutputError naming
 // the path when the write fails.
 void write_text_file(const std::string& path, const std::string& text);
