@@ -35,8 +35,8 @@ const char* kUsage =
 // A full disk, a closed pipe or /dev/full must not pass for success: every command's report
 // goes to stdout, so a write that failed there fails the command (exit 1).
 int checked_stdout(int code) {
-    std::cout.flush();
     errno = 0;
+    std::cout.flush();
     if (std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
     std::cerr << "pcisim: cannot write the standard output"
               << (errno ? std::string(": ") + std::strerror(errno) : std::string()) << "\n";
