@@ -440,3 +440,94 @@ TEST_CASE("the least host memory the check takes holds every socket buffer of th
     json r = sim.run();
     CHECK(r["cpus"][0]["queue_stops"].get<std::uint64_t>() > 0);  // the ring was full
 }
+
+// ---- Tool options and outputs (issue 18): numbers that are not numbers, writes that fail. ----
+
+namespace {
+
+struct CommandOutcome {
+    int exit_code;  // -1 when killed by a signal
+    std::string err;
+};
+
+// Runs the built pcisim with `args`; stdout goes to `stdout_to`.
+CommandOutcome pcisim_says(const std::string& args, const std::string& stdout_to = "/dev/null") {
+    const char* bin = std::getenv("PCISIM_BINARY");
+    REQUIRE(bin);
+    std::string err = write_temp("");
+    int status =
+        std::system((std::string(bin) + " " + args + " >" + stdout_to + " 2>" + err).c_str());
+    std::ifstream in(err);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(err.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+std::string bus_demo() { return std::string(PCISIM_SOURCE_DIR) + "/scenarios/bus-demo.json"; }
+
+const char* kShortRun = " --set simulation.warmup_us=20 --set simulation.batch_us=200"
+                        " --set simulation.min_window_us=200";
+
+}  // namespace
+
+TEST_CASE("numeric tool options refuse NaN, infinities and non-positive counts") {
+    struct BadOption {
+        std::string args;
+        const char* says;  // the option and what was expected
+    };
+    const std::string run = "run " + bus_demo() + " --vcd /dev/null --window ";
+    const std::vector<BadOption> cases = {
+        {run + "nan:nan", "--window nan:nan: \"nan\" is not a finite number"},
+        {run + "1:inf", "--window 1:inf: \"inf\" is not a finite number"},
+        {run + "1:1e300", "--window 1:1e300: \"1e300\" is beyond the simulated time"},
+        {run + "-1:5", "--window -1:5: "},
+        {run + "5:1", "--window 5:1: "},
+        {"explain " + bus_demo() + " --window nan:1", "--window nan:1: \"nan\" is not a finite"},
+        {"bench --runs -1", "--runs -1: expected a whole number from 1 to 1000"},
+        {"bench --runs 0", "--runs 0: expected a whole number from 1 to 1000"},
+        {"bench --packets inf", "--packets inf: expected a whole number from 1 to"},
+        {"bench --packets 1e4,nan", "--packets nan: expected a whole number from 1 to"},
+        {"bench --packets 0", "--packets 0: expected a whole number from 1 to"},
+        {"bench --packets 1e30", "--packets 1e30: expected a whole number from 1 to"},
+        {"validate -j -1", "-j -1: expected a whole number from 1 to 1024"},
+        {"validate -j 0", "-j 0: expected a whole number from 1 to 1024"},
+        {"fit x.csv --bus-bytes-per-s inf", "--bus-bytes-per-s inf: expected a finite number > 0"},
+        {"fit x.csv --bus-bytes-per-s nan", "--bus-bytes-per-s nan: expected a finite number > 0"},
+        {"fit x.csv --bus-bytes-per-s 0", "--bus-bytes-per-s 0: expected a finite number > 0"},
+    };
+    for (const auto& c : cases) {
+        INFO("pcisim " << c.args);
+        CommandOutcome o = pcisim_says(c.args);
+        INFO(o.err);
+        CHECK(o.exit_code == 2);
+        CHECK(o.err.find(c.says) != std::string::npos);
+        CHECK(o.err.find("expected") != std::string::npos);
+    }
+}
+
+TEST_CASE("a failed write to standard output fails the command") {
+    for (const std::string& args :
+         {std::string("schema"), std::string("--help"), "check " + bus_demo(),
+          "run " + bus_demo() + kShortRun}) {
+        INFO("pcisim " << args << " >/dev/full");
+        CommandOutcome o = pcisim_says(args, "/dev/full");
+        CHECK(o.exit_code == 1);
+        CHECK(o.err.find("pcisim: cannot write the standard output") != std::string::npos);
+        // The same command succeeds when its output has somewhere to go.
+        CHECK(pcisim_says(args).exit_code == 0);
+    }
+}
+
+TEST_CASE("run --json with a string that is not UTF-8 names the key and writes nothing") {
+    std::string out = write_temp("");
+    std::remove(out.c_str());
+    CommandOutcome o = pcisim_says("run " + bus_demo() + kShortRun +
+                                   " --set \"name=caf$(printf '\\351')\" --json " + out);
+    CHECK(o.exit_code == 2);
+    INFO(o.err);
+    CHECK(o.err.find("scenario.name: the string \"caf\\xE9\" is not valid UTF-8") !=
+          std::string::npos);
+    CHECK(o.err.find("expected UTF-8 text") != std::string::npos);
+    std::ifstream written(out);
+    CHECK_FALSE(written.good());
+}

@@ -130,3 +130,30 @@ TEST_CASE("a CSV without the y column is an error naming it", "[fit]") {
     std::istringstream in("packet.size,status,error,pps\n60,ok,,1\n");
     CHECK_THROWS_WITH(read_curves(in, CurveColumns{}), Catch::Contains("tx_pps"));
 }
+
+TEST_CASE("a rate or size that is not a finite number is an error naming its cell", "[fit]") {
+    // stod reads "inf" and "nan": they made every fit "rms -nan %" with exit 0.
+    for (const char* bad : {"inf", "nan", "-inf", "1e999"}) {
+        std::istringstream in(std::string("packet.size,status,error,tx_pps\n60,ok,,5e5\n64,ok,,") +
+                              bad + "\n");
+        CHECK_THROWS_WITH(read_curves(in, CurveColumns{}),
+                          Catch::Contains(std::string("line 3, column tx_pps: \"") + bad +
+                                          "\" is not a finite number"));
+    }
+    std::istringstream size("packet.size,status,error,tx_pps\ninf,ok,,5e5\n");
+    CHECK_THROWS_WITH(read_curves(size, CurveColumns{}),
+                      Catch::Contains("line 2, column packet.size: \"inf\""));
+}
+
+TEST_CASE("an ok point that sent nothing is an error, not a row left out", "[fit]") {
+    for (const char* rate : {"0", "-5"}) {
+        std::istringstream in(std::string("packet.size,status,error,tx_pps\n60,ok,,5e5\n64,ok,,") +
+                              rate + "\n68,ok,,4.9e5\n");
+        CHECK_THROWS_WITH(read_curves(in, CurveColumns{}),
+                          Catch::Contains(std::string("line 3, column tx_pps: \"") + rate +
+                                          "\" is not a packet rate > 0"));
+    }
+    // A failed point's empty rate is no such error: its status says why.
+    std::istringstream failed("packet.size,status,error,tx_pps\n60,ok,,5e5\n64,failed,crash,\n");
+    CHECK(read_curves(failed, CurveColumns{}).at(0).samples.size() == 1);
+}

@@ -1,16 +1,23 @@
 // pcisim sweep and merge, end to end: the built binary on the bus demo with short windows.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "tools/sweep/csv.h"
 #include "tools/sweep/sweep_axes.h"
+#include "tools/sweep/sweep_journal.h"
 #include "tools/sweep/sweep_table.h"
 #include "test_support.h"
 
@@ -146,4 +153,243 @@ TEST_CASE("sweep --vary ranges and lists give the expected values", "[sweep]") {
     REQUIRE(shard.size() == 2);
     CHECK(shard[0].index == 1);
     CHECK(shard[1].index == 5);
+}
+
+// Durable sweeps (issue 18): checked outputs, a lock, a journal, bounded sizes.
+
+namespace {
+
+struct Outcome {
+    int exit_code;  // -1 when killed by a signal
+    std::string err;
+};
+
+Outcome run_saying(const TempDir& dir, const std::string& args) {
+    std::string err = dir / "stderr.txt";
+    int status = std::system((pcisim_binary() + " " + args + " >/dev/null 2>" + err).c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// A sweep whose one point would run for minutes: whatever ends it early did so before the point.
+const std::string kLongPoint = " --set simulation.max_window_us=1e8 --set simulation.warmup_us=20"
+                               " --vary simulation.min_window_us=1e8";
+
+}  // namespace
+
+TEST_CASE("a sweep refuses an output it cannot or must not write before the first point",
+          "[sweep]") {
+    TempDir dir;
+    std::string sweep = "sweep " + kScenario + kLongPoint + " -o ";
+    Outcome missing = run_saying(dir, sweep + (dir / "no/such/folder/out.csv"));
+    CHECK(missing.exit_code == 2);
+    CHECK(contains(missing.err, "no/such/folder does not exist; expected an existing folder"));
+
+    // A device node would be replaced by the renamed file.
+    Outcome device = run_saying(dir, sweep + "/dev/null");
+    CHECK(device.exit_code == 2);
+    CHECK(contains(device.err, "-o /dev/null: not a regular file"));
+    CHECK(fs::is_character_file("/dev/null"));
+    Outcome folder = run_saying(dir, sweep + dir.path.string());
+    CHECK(folder.exit_code == 2);
+    CHECK(contains(folder.err, "not a regular file"));
+
+    // The scenario it reads, as the CSV or as the JSON beside it.
+    std::string scenario = dir / "scen.json";
+    fs::copy_file(kScenario, scenario);
+    const std::string text = slurp(scenario);
+    for (const std::string& out : {dir / "scen.json", dir / "scen.csv"}) {
+        Outcome input = run_saying(dir, "sweep " + scenario + kLongPoint + " -o " + out);
+        CHECK(input.exit_code == 2);
+        CHECK(contains(input.err, "is the input file " + scenario));
+    }
+    CHECK(slurp(scenario) == text);
+    CHECK_FALSE(fs::exists(dir / "scen.journal"));
+}
+
+TEST_CASE("a second sweep on the same output is refused while the first runs", "[sweep]") {
+    TempDir dir;
+    std::string out = dir / "out.csv";
+    pid_t first = fork();
+    REQUIRE(first >= 0);
+    if (first == 0) {
+        std::string command = "exec " + pcisim_binary() + " sweep " + kScenario + kLongPoint +
+                              " -j 1 -o " + out + " >/dev/null 2>/dev/null";
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!fs::exists(dir / "out.journal") && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(fs::exists(dir / "out.journal"));
+    Outcome second = run_saying(dir, "sweep " + kScenario + " --vary masters.0.bytes=128" + kShort +
+                                         " -o " + out);
+    CHECK(second.exit_code == 2);
+    CHECK(contains(second.err, out + " is being written by process " + std::to_string(first)));
+    Outcome merge = run_saying(dir, "merge " + out + " " + (dir / "shard.csv"));
+    CHECK(merge.exit_code == 2);
+    CHECK(contains(merge.err, "is being written by"));
+    // The kernel drops the lock of a killed sweep: no stale lock stops the next one.
+    kill(first, SIGKILL);
+    waitpid(first, nullptr, 0);
+    CHECK(run_saying(dir, "sweep " + kScenario + " --vary masters.0.bytes=128" + kShort + " -o " +
+                              out)
+              .exit_code == 0);
+    CHECK_FALSE(fs::exists(dir / "out.lock"));
+}
+
+TEST_CASE("a key both set and varied is refused", "[sweep]") {
+    TempDir dir;
+    Outcome o = run_saying(dir, "sweep " + kScenario + " --set masters.0.bytes=70" +
+                                    " --vary masters.0.bytes=128,256 -o " + (dir / "x.csv"));
+    CHECK(o.exit_code == 2);
+    CHECK(contains(o.err, "--set masters.0.bytes=70: \"masters.0.bytes\" is also varied"));
+    CHECK_FALSE(fs::exists(dir / "x.csv"));
+    std::vector<sweep::Axis> axes = {sweep::parse_axis("masters.0.bytes=128,256")};
+    // The same key written another way, or the object holding it.
+    CHECK_THROWS_AS(sweep::check_not_set(axes, {"masters[0].bytes=70"}), sweep::UsageError);
+    CHECK_THROWS_AS(sweep::check_not_set(axes, {"masters.0={\"bytes\":70}"}), sweep::UsageError);
+    CHECK_NOTHROW(sweep::check_not_set(axes, {"masters.0.bytes_total=70", "masters.1.bytes=70"}));
+}
+
+TEST_CASE("the point count cannot overflow and large sweeps need --force", "[sweep]") {
+    TempDir dir;
+    std::string base = "sweep " + kScenario + " -o " + (dir / "x.csv");
+    // 65536^4 = 2^64 wrapped to 0 points, once.
+    std::string wraps = " --vary packet.size=1:65536:1 bus.clock_mhz=1:65536:1"
+                        " driver.ring_size=1:65536:1 masters.0.bytes=1:65536:1";
+    Outcome o = run_saying(dir, base + wraps + " --force");
+    CHECK(o.exit_code == 2);
+    CHECK(contains(o.err, "the product of the axes has more than"));
+    std::vector<sweep::Axis> axes(4, sweep::parse_axis("packet.size=1:65536:1"));
+    CHECK_THROWS_AS(sweep::point_count(axes), sweep::UsageError);
+    // 1e15 points would eat the memory even with --force.
+    o = run_saying(dir, base + " --vary packet.size=1:100000:1 bus.clock_mhz=1:100000:1"
+                               " masters.0.bytes=1:100000:1 --force");
+    CHECK(o.exit_code == 2);
+    CHECK(contains(o.err, "1000000000000000 points is more than one run can hold"));
+    // 1.8 million points: refused without --force, and none runs.
+    o = run_saying(dir, base + " --vary packet.size=1:2000:1 masters.0.bytes=1:900:1");
+    CHECK(o.exit_code == 2);
+    CHECK(contains(o.err, "1800000 points is more than 100000"));
+    CHECK(contains(o.err, "--force"));
+    CHECK_FALSE(fs::exists(dir / "x.csv"));
+    CHECK_FALSE(fs::exists(dir / "x.journal"));
+    CHECK(sweep::shard_point_count(1800000, sweep::parse_shard("3/20")) == 90000);
+    CHECK(sweep::shard_point_count(10, sweep::parse_shard("3/4")) == 2);  // points 3 and 7
+}
+
+TEST_CASE("sweep -j and --timeout-s take only sensible numbers", "[sweep]") {
+    TempDir dir;
+    std::string base = "sweep " + kScenario + kLongPoint + " -o " + (dir / "x.csv");
+    for (const char* j : {"-1", "0", "nan", "1.5", "1e9", "x"}) {
+        Outcome o = run_saying(dir, base + " -j " + j);
+        CHECK(o.exit_code == 2);
+        CHECK(contains(o.err, std::string("-j ") + j + ": expected a whole number from 1 to 1024"));
+    }
+    for (const char* t : {"nan", "inf", "-1"}) {
+        Outcome o = run_saying(dir, base + " --timeout-s " + t);
+        CHECK(o.exit_code == 2);
+        CHECK(contains(o.err, std::string("--timeout-s ") + t + ": expected a finite number >= 0"));
+    }
+    CHECK_FALSE(fs::exists(dir / "x.journal"));
+}
+
+TEST_CASE("the journal keeps every whole line and drops a torn one", "[sweep]") {
+    TempDir dir;
+    sweep::SweepTable table;
+    table.scenario_file = "s.json";
+    table.axes = {sweep::parse_axis("packet.size=60,64,68")};
+    table.points_total = 3;
+    table.base_scenario = {{"name", "t"}};
+    auto row = [](std::size_t i, bool ok) {
+        sweep::SweepRow r;
+        r.index = i;
+        r.values = {json(60 + 4 * i)};
+        r.ok = ok;
+        r.error = ok ? "" : "worker killed by signal 6";
+        if (ok) r.metrics["tx_pps"] = 1000.5 + i;
+        return r;
+    };
+    std::string path = dir / "s.journal";
+    {
+        sweep::SweepJournal j(path, table, false);
+        j.append(row(2, true));
+        j.append(row(0, false));
+        j.append(row(0, true));  // the failed point, run again
+    }
+    // A power cut in the middle of the next line.
+    { std::ofstream(path, std::ios::app) << "{\"point\":1,\"val"; }
+    auto rows = sweep::SweepJournal::read(path, table);
+    REQUIRE(rows.size() == 2);
+    CHECK(rows.at(0).ok);
+    CHECK(rows.at(2).metrics == row(2, true).metrics);
+    {
+        sweep::SweepJournal j(path, table, true);  // continues after the last whole line
+        j.append(row(1, true));
+    }
+    rows = sweep::SweepJournal::read(path, table);
+    CHECK(rows.size() == 3);
+    std::istringstream lines(slurp(path));
+    std::size_t count = 0;
+    for (std::string line; std::getline(lines, line); ++count)
+        CHECK_FALSE(json::parse(line, nullptr, false).is_discarded());
+    CHECK(count == 5);  // the identity, then 4 rows: the torn one is gone
+    // Another sweep's journal is not taken for this one's.
+    sweep::SweepTable other = table;
+    other.sets = {"bus.clock_mhz=66"};
+    CHECK_THROWS_WITH(sweep::SweepJournal::read(path, other), Catch::Contains("different sweep"));
+    // Starting afresh replaces it.
+    { sweep::SweepJournal j(path, other, false); }
+    CHECK(sweep::SweepJournal::read(path, other).empty());
+}
+
+TEST_CASE("a sweep stopped by SIGHUP writes what it finished and --resume completes it",
+          "[sweep]") {
+    TempDir dir;
+    std::string out = dir / "out.csv", err = dir / "err.txt";
+    // Point 0 is quick, point 1 would take minutes.
+    std::string args = " sweep " + kScenario + " --vary simulation.min_window_us=200,1e8" +
+                       " --set simulation.max_window_us=1e8 --set simulation.warmup_us=20" +
+                       " --set simulation.batch_us=200 -j 1 -o " + out;
+    pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        std::string command = "exec " + pcisim_binary() + args + " >/dev/null 2>" + err;
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!contains(slurp(err), "sweep: 1/2") && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    kill(pid, SIGHUP);
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 128 + SIGHUP);
+    sweep::SweepTable partial = sweep::read_table(out);
+    REQUIRE(partial.rows.size() == 2);
+    CHECK(partial.rows[0].ok);
+    CHECK(partial.rows[1].error == "interrupted");
+    CHECK_FALSE(fs::exists(dir / "out.journal"));  // its rows are in the outputs
+    Outcome resumed = run_saying(dir, args.substr(1) + " --resume --timeout-s 0.5");
+    CHECK(resumed.exit_code == 1);
+    CHECK(contains(resumed.err, "resuming: 1 of 2 points already done"));
+}
+
+TEST_CASE("a sweep whose strings are not UTF-8 is refused naming the key", "[sweep]") {
+    TempDir dir;
+    std::string out = dir / "x.csv";
+    Outcome o = run_saying(dir, "sweep " + kScenario + " --set \"name=caf$(printf '\\351')\"" +
+                                    " --vary masters.0.bytes=128" + kShort + " -o " + out);
+    CHECK(o.exit_code == 2);
+    CHECK(contains(o.err, "name: the string \"caf\\xE9\" is not valid UTF-8"));
+    CHECK_FALSE(fs::exists(out));
+    o = run_saying(dir, "sweep " + kScenario + " --vary \"name=a,b$(printf '\\377')\"" + kShort +
+                            " -o " + out);
+    CHECK(o.exit_code == 2);
+    CHECK(contains(o.err, "the string \"b\\xFF\" is not valid UTF-8"));
 }

@@ -1,5 +1,8 @@
 // pcisim: a cycle-approximate PCI/PCI-X bus and e1000 NIC simulator.
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <string>
@@ -16,7 +19,8 @@ const char* kUsage =
     "  check SCENARIO [--set KEY=VALUE ...]              validate a scenario without running\n"
     "  schema                                            every scenario key, as Markdown\n"
     "  sweep SCENARIO --vary KEY=V1,V2|A:B:STEP ... [--set KEY=VALUE ...] [-j N] [-o OUT.csv]\n"
-    "        [--shard I/N] [--timeout-s S]                one simulation per point, as CSV+JSON\n"
+    "        [--shard I/N] [--timeout-s S] [--resume] [--force]\n"
+    "                                                    one simulation per point, as CSV+JSON\n"
     "  merge OUT.csv SHARD.csv ...                       join the shards of a sweep\n"
     "  validate [--case ID] [-j N] [--doc FILE] [--predictions]\n"
     "                                                    compare with the reference measurements\n"
@@ -27,6 +31,17 @@ const char* kUsage =
     "  bench [--case ID ...] [--packets N1,N2,...] [--runs R] [--json OUT]\n"
     "                                                    how fast the simulator runs\n"
     "Run 'pcisim COMMAND --help' for a command's options.\n";
+
+// A full disk, a closed pipe or /dev/full must not pass for success: every command's report
+// goes to stdout, so a write that failed there fails the command (exit 1).
+int checked_stdout(int code) {
+    errno = 0;
+    std::cout.flush();
+    if (std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+    std::cerr << "pcisim: cannot write the standard output"
+              << (errno ? std::string(": ") + std::strerror(errno) : std::string()) << "\n";
+    return 1;
+}
 
 }  // namespace
 
@@ -46,14 +61,14 @@ int sc_main(int argc, char* argv[]) {
     };
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
         std::cout << kUsage;
-        return argc < 2 ? 2 : 0;
+        return checked_stdout(argc < 2 ? 2 : 0);
     }
     auto it = commands.find(argv[1]);
     if (it == commands.end()) {
         std::cerr << "pcisim: unknown command '" << argv[1] << "'\n" << kUsage;
         return 2;
     }
-    return it->second(pcisim::cli::Args(argv + 2, argv + argc));
+    return checked_stdout(it->second(pcisim::cli::Args(argv + 2, argv + argc)));
 }
 
 // Our own entry point instead of the library's, so that the SystemC banner is off before the

@@ -14,7 +14,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -26,7 +25,10 @@
 #include <systemc>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
+#include "tools/output/json_text.h"
+#include "tools/output/output_file.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
 
@@ -225,14 +227,14 @@ void print_table(const json& report) {
                  "evaluation phase of one or more process activations.\n";
 }
 
+// Frames per measurement; far beyond what a benchmark can simulate in a day.
+constexpr std::uint64_t kMaxPackets = 1'000'000'000'000;
+
 std::vector<std::uint64_t> parse_sizes(const std::string& list) {
     std::vector<std::uint64_t> sizes;
     std::istringstream in(list);
-    for (std::string item; std::getline(in, item, ',');) {
-        double v = std::stod(item);  // 1e6 as well as 1000000
-        if (!(v >= 1)) throw po::error("--packets: '" + item + "' is not a packet count >= 1");
-        sizes.push_back(static_cast<std::uint64_t>(v));
-    }
+    for (std::string item; std::getline(in, item, ',');)
+        sizes.push_back(parse_count("--packets", item, 1, kMaxPackets));  // 1e6 as well
     if (sizes.empty()) throw po::error("--packets needs at least one count");
     return sizes;
 }
@@ -240,7 +242,7 @@ std::vector<std::uint64_t> parse_sizes(const std::string& list) {
 }  // namespace
 
 int bench(const Args& args) {
-    std::string json_out, packets = "1e4,1e5,1e6";
+    std::string json_out, packets = "1e4,1e5,1e6", runs_text = "3";
     std::vector<std::string> only;
     unsigned runs = 3;
     po::options_description opts(
@@ -250,14 +252,15 @@ int bench(const Args& args) {
         "only this case (stock-60, fastest-60, stock-1500, two-port-60); repeatable")(
         "packets", po::value<std::string>(&packets),
         "frames to simulate per measurement, e.g. 1e4,1e5,1e6,1e7 (default 1e4,1e5,1e6)")(
-        "runs", po::value<unsigned>(&runs), "runs per measurement; figures are medians (3)")(
+        "runs", po::value<std::string>(&runs_text),
+        "runs per measurement, 1 to 1000; figures are medians (3)")(
         "json", po::value<std::string>(&json_out), "also write the results as JSON");
     std::vector<std::uint64_t> sizes;
     try {
         po::variables_map vm;
         if (!parse_options(args, opts, vm)) return 0;
         sizes = parse_sizes(packets);
-        if (runs == 0) throw po::error("--runs must be at least 1");
+        runs = static_cast<unsigned>(parse_count("--runs", runs_text, 1, 1000));
         for (const auto& id : only) {
             const auto& all = standard_cases();
             if (std::none_of(all.begin(), all.end(), [&](const BenchCase& c) { return id == c.id; }))
@@ -278,11 +281,8 @@ int bench(const Args& args) {
             if (only.empty() || std::find(only.begin(), only.end(), c.id) != only.end())
                 report["cases"].push_back(bench_case(c, sizes, runs));
         print_table(report);
-        if (!json_out.empty()) {
-            std::ofstream out(json_out);
-            out << report.dump(2) << "\n";
-            if (!out) throw std::runtime_error("cannot write " + json_out);
-        }
+        if (!json_out.empty())
+            output::write_text_file(json_out, output::json_text(report, 2, json_out) + "\n");
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "pcisim bench: " << e.what() << "\n";

@@ -1,11 +1,12 @@
 // pcisim explain: where the time of a packet goes in the steady state (explain/critical_path.h).
-#include <fstream>
 #include <iostream>
 
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
 #include "tools/cli/recording_options.h"
+#include "tools/output/json_text.h"
+#include "tools/output/output_file.h"
 #include "tools/explain/critical_path.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
@@ -80,10 +81,10 @@ int explain(const Args& args) {
     }
     std::cout << "scenario " << x["scenario"].get<std::string>() << "\n" << explain_text(x);
     if (!json_out.empty()) {
-        std::ofstream out(json_out);
-        out << x.dump(2) << "\n";
-        if (!out) {
-            std::cerr << "pcisim explain: cannot write " << json_out << "\n";
+        try {
+            output::write_text_file(json_out, output::json_text(x, 2, json_out) + "\n");
+        } catch (const output::OutputError& e) {
+            std::cerr << "pcisim explain: " << e.what() << "\n";
             return 1;
         }
     }

@@ -6,9 +6,12 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
 #include "tools/fit/curve_fit.h"
 #include "tools/fit/sweep_curves.h"
+#include "tools/output/json_text.h"
+#include "tools/output/output_file.h"
 
 namespace po = boost::program_options;
 
@@ -27,8 +30,7 @@ std::vector<std::string> split_commas(const std::string& text) {
 }  // namespace
 
 int fit(const Args& args) {
-    std::string csv_path, json_out, group_by;
-    double bus_rate = 0;
+    std::string csv_path, json_out, group_by, bus_rate;
     fit::CurveColumns cols;
     po::options_description opts(
         "pcisim fit SWEEP.csv [--group-by KEYS] [--x packet.size] [--y tx_pps]\n"
@@ -41,7 +43,7 @@ int fit(const Args& args) {
         "y", po::value<std::string>(&cols.y)->default_value(cols.y), "packet rate column, pps")(
         "wire-pps-column", po::value<std::string>(&cols.wire)->default_value(cols.wire),
         "wire-limit column; 125e6/(s+24) where absent")(
-        "bus-bytes-per-s", po::value<double>(&bus_rate),
+        "bus-bytes-per-s", po::value<std::string>(&bus_rate),
         "B for the fixed-B fits when the CSV has no bus.width_bits and bus.clock_mhz columns")(
         "json", po::value<std::string>(&json_out), "write the fits as JSON to this file")(
         "sweep", po::value<std::string>(&csv_path)->required(), "sweep CSV");
@@ -50,12 +52,8 @@ int fit(const Args& args) {
     try {
         po::variables_map vm;
         if (!parse_options(args, opts, vm, &pos)) return 0;
-        if (vm.count("bus-bytes-per-s")) {
-            if (!(bus_rate > 0))
-                throw po::error("--bus-bytes-per-s " + std::to_string(bus_rate) +
-                                ": expected a byte rate > 0, e.g. 264e6");
-            cols.bus_bytes_per_s = bus_rate;
-        }
+        if (vm.count("bus-bytes-per-s"))
+            cols.bus_bytes_per_s = parse_finite("--bus-bytes-per-s", bus_rate, 0, true);
         if (vm.count("group-by")) cols.group_by = split_commas(group_by);
     } catch (const po::error& e) {
         std::cerr << "pcisim fit: " << e.what() << "\n";
@@ -83,10 +81,10 @@ int fit(const Args& args) {
         return 1;
     }
     if (!json_out.empty()) {
-        std::ofstream out(json_out);
-        out << doc.dump(2) << "\n";
-        if (!out) {
-            std::cerr << "pcisim fit: cannot write " << json_out << "\n";
+        try {
+            output::write_text_file(json_out, output::json_text(doc, 2, json_out) + "\n");
+        } catch (const output::OutputError& e) {
+            std::cerr << "pcisim fit: " << e.what() << "\n";
             return 1;
         }
     }

@@ -1,7 +1,10 @@
 #include "tools/cli/recording_options.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 
 #include "tools/explain/trace_writer.h"
 #include "tools/explain/vcd_writer.h"
@@ -21,8 +24,39 @@ void RecordingOptions::add_to(po::options_description& opts) {
         "START_US:END_US of simulated time to record (default: from the end of the warm-up)");
 }
 
+namespace {
+
+// Simulated time is kept in 64-bit picoseconds (9.2e12 us); a window must fit well inside.
+constexpr double kMaxWindowUs = 1e12;
+
+// TimeWindow::parse with the bounds it leaves out: "nan:nan" passed its comparisons and made
+// the recording loop forever, "1:inf" overflowed the picoseconds.
+TimeWindow checked_window(const std::string& text) {
+    auto bad = [&](const std::string& why) {
+        return std::invalid_argument("--window " + text + ": " + why +
+                                     "; expected START_US:END_US, finite, 0 <= START < END <= 1e12");
+    };
+    std::size_t colon = text.find(':');
+    if (colon == std::string::npos) throw bad("no colon");
+    double bounds[2];
+    const std::string parts[2] = {text.substr(0, colon), text.substr(colon + 1)};
+    for (int i = 0; i < 2; ++i) {
+        const std::string& part = parts[i];
+        char* end = nullptr;
+        bounds[i] = std::strtod(part.c_str(), &end);
+        if (part.empty() || end != part.c_str() + part.size())
+            throw bad("\"" + part + "\" is not a number");
+        if (!std::isfinite(bounds[i])) throw bad("\"" + part + "\" is not a finite number");
+        if (bounds[i] > kMaxWindowUs) throw bad("\"" + part + "\" is beyond the simulated time");
+    }
+    if (bounds[0] < 0 || bounds[1] <= bounds[0]) throw bad("an empty or negative window");
+    return TimeWindow::parse(text);
+}
+
+}  // namespace
+
 TimeWindow RecordingOptions::resolve(const Scenario& s, double default_us) const {
-    if (!window.empty()) return TimeWindow::parse(window);
+    if (!window.empty()) return checked_window(window);
     double from = s.number("simulation.warmup_us");
     return {ns_to_ps(from * 1000), ns_to_ps((from + default_us) * 1000)};
 }

@@ -20,7 +20,7 @@ struct RecordingOptions {
     void add_to(boost::program_options::options_description& opts);
     bool wanted() const { return !vcd.empty() || !trace.empty(); }
     // The window asked for, or `default_us` of simulated time from the end of the warm-up.
-    // Throws std::invalid_argument for a malformed --window.
+    // Throws std::invalid_argument for a malformed --window (NaN, infinite, negative, empty).
     TimeWindow resolve(const Scenario& s, double default_us) const;
     // Writes the requested views; false (and a message on stderr) when a file cannot be written.
     bool write_views(const Recording& recording, const char* command) const;

@@ -1,11 +1,13 @@
-#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
 #include "tools/cli/recording_options.h"
+#include "tools/output/json_text.h"
+#include "tools/output/output_file.h"
 #include "run/scenario.h"
 #include "run/schema.h"
 #include "run/results.h"
@@ -24,8 +26,9 @@ struct ScenarioArgs {
     RecordingOptions recording;  // run only
 };
 
-// Parses "SCENARIO [--set K=V ...] [--json OUT]"; throws po::error on bad usage.
-ScenarioArgs parse(const Args& args, bool with_json, const char* usage) {
+// Parses "SCENARIO [--set K=V ...] [--json OUT]"; throws po::error on bad usage.  nullopt when
+// --help was asked for (and printed).
+std::optional<ScenarioArgs> parse(const Args& args, bool with_json, const char* usage) {
     ScenarioArgs a;
     po::options_description opts(usage);
     opts.add_options()("help,h", "this help")(
@@ -42,7 +45,7 @@ ScenarioArgs parse(const Args& args, bool with_json, const char* usage) {
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
-    if (!parse_options(args, opts, vm, &pos)) std::exit(0);
+    if (!parse_options(args, opts, vm, &pos)) return std::nullopt;
     return a;
 }
 
@@ -60,9 +63,11 @@ int report_scenario_error(const std::exception& e) {
 int run(const Args& args) {
     ScenarioArgs a;
     try {
-        a = parse(args, true,
-                  "pcisim run SCENARIO [--set KEY=VALUE ...] [--json OUT] [--vcd FILE] "
-                  "[--trace FILE] [--window START_US:END_US]");
+        auto parsed = parse(args, true,
+                            "pcisim run SCENARIO [--set KEY=VALUE ...] [--json OUT] [--vcd FILE] "
+                            "[--trace FILE] [--window START_US:END_US]");
+        if (!parsed) return 0;
+        a = std::move(*parsed);
         if (!a.recording.window.empty() && !a.recording.wanted())
             throw po::error("--window needs --vcd or --trace");
     } catch (const po::error& e) {
@@ -74,6 +79,13 @@ int run(const Args& args) {
         s = std::make_unique<Scenario>(Scenario::load(a.file, a.sets));
     } catch (const ScenarioError& e) {
         return report_scenario_error(e);
+    }
+    // The results repeat the scenario: a string in it that JSON cannot hold would fail the
+    // write after the whole run.
+    if (auto bad = output::invalid_utf8(s->resolved()); bad && !a.json_out.empty()) {
+        std::cerr << "pcisim run: cannot write " << a.json_out << ": scenario." << *bad
+                  << "; expected UTF-8 text\n";
+        return 2;
     }
     std::unique_ptr<Recording> recording;
     try {
@@ -96,10 +108,10 @@ int run(const Args& args) {
     }
     std::cout << summarize(results);
     if (!a.json_out.empty()) {
-        std::ofstream out(a.json_out);
-        out << results.dump(2) << "\n";
-        if (!out) {
-            std::cerr << "pcisim run: cannot write " << a.json_out << "\n";
+        try {
+            output::write_text_file(a.json_out, output::json_text(results, 2, a.json_out) + "\n");
+        } catch (const output::OutputError& e) {
+            std::cerr << "pcisim run: " << e.what() << "\n";
             return 1;
         }
     }
@@ -109,7 +121,9 @@ int run(const Args& args) {
 int check(const Args& args) {
     ScenarioArgs a;
     try {
-        a = parse(args, false, "pcisim check SCENARIO [--set KEY=VALUE ...]");
+        auto parsed = parse(args, false, "pcisim check SCENARIO [--set KEY=VALUE ...]");
+        if (!parsed) return 0;
+        a = std::move(*parsed);
         Scenario::load(a.file, a.sets);
     } catch (const po::error& e) {
         std::cerr << "pcisim check: " << e.what() << "\n";

@@ -1,6 +1,7 @@
 // pcisim sweep: one simulation per point of a --vary product, each in its own worker process.
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -10,11 +11,16 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
+#include "tools/output/json_text.h"
+#include "tools/output/output_file.h"
+#include "tools/output/output_lock.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
 #include "tools/sweep/progress.h"
 #include "tools/sweep/sweep_axes.h"
+#include "tools/sweep/sweep_journal.h"
 #include "tools/sweep/sweep_table.h"
 #include "tools/sweep/worker_pool.h"
 
@@ -26,47 +32,86 @@ namespace {
 
 const char* kSweepUsage =
     "pcisim sweep SCENARIO --vary KEY=V1,V2,...|KEY=A:B:STEP ... [--set KEY=VALUE ...] [-j N]\n"
-    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume]";
+    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume] [--force]";
+
+// A sweep larger than this is more likely a typo in a STEP than a plan; --force runs it.
+constexpr std::size_t kPointsWithoutForce = 100000;
+// Every row of a run is held in memory until the end: a larger sweep must be split in shards.
+constexpr std::size_t kMaxPoints = 10000000;
 
 struct SweepArgs {
     std::string file;
     std::vector<std::string> varies, sets;
-    std::size_t jobs = 0;
+    std::size_t jobs = 0;  // 0: one per CPU
     std::string out = "sweep.csv";
     std::string shard;
     double timeout_s = 0;
     bool resume = false;
+    bool force = false;
 };
 
-SweepArgs parse_sweep_args(const Args& args) {
+// nullopt when --help was asked for (and printed).
+std::optional<SweepArgs> parse_sweep_args(const Args& args) {
     SweepArgs a;
+    std::string jobs, timeout = "0";
     po::options_description opts(kSweepUsage);
     opts.add_options()("help,h", "this help")(
         "vary", po::value<std::vector<std::string>>(&a.varies)->multitoken()->composing(),
         "a swept key: KEY=V1,V2,... (values JSON or strings) or KEY=A:B:STEP (A to B "
         "inclusive); several give their cartesian product")(
         "set", po::value<std::vector<std::string>>(&a.sets)->composing(),
-        "override a scenario key at every point: --set simulation.min_window_us=500")(
-        "jobs,j", po::value<std::size_t>(&a.jobs),
-        "worker processes at once (default: the number of CPUs)")(
+        "override a scenario key at every point: --set simulation.min_window_us=500 (not a "
+        "varied key)")(
+        "jobs,j", po::value<std::string>(&jobs),
+        "worker processes at once, 1 to 1024 (default: the number of CPUs)")(
         "output,o", po::value<std::string>(&a.out)->default_value(a.out),
-        "CSV to write; the JSON goes beside it (OUT.json)")(
+        "CSV to write; the JSON goes beside it (OUT.json), and while the sweep runs its journal "
+        "(OUT.journal) and lock (OUT.lock)")(
         "shard", po::value<std::string>(&a.shard),
         "run only points i with i % N == I; join shards with 'pcisim merge'")(
-        "timeout-s", po::value<double>(&a.timeout_s)->default_value(0),
+        "timeout-s", po::value<std::string>(&timeout)->default_value(timeout),
         "wall-clock limit per point in seconds; 0 = none")(
         "resume", po::bool_switch(&a.resume),
-        "continue the sweep whose OUT.json is there (e.g. after Ctrl-C): its ok points are "
-        "kept, the others run")(
+        "continue the sweep whose journal or OUT.json is there (after Ctrl-C, a kill or a "
+        "crash): its ok points are kept, the others run")(
+        "force", po::bool_switch(&a.force),
+        "run a sweep of more than 100000 points")(
         "scenario", po::value<std::string>(&a.file)->required(), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
-    if (!parse_options(args, opts, vm, &pos)) std::exit(0);
+    if (!parse_options(args, opts, vm, &pos)) return std::nullopt;
     if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
-    if (vm.count("jobs") && a.jobs == 0) throw po::error("-j 0: expected at least 1 worker");
-    if (a.timeout_s < 0) throw po::error("--timeout-s: expected seconds >= 0");
+    if (vm.count("jobs")) a.jobs = parse_count("-j", jobs, 1, kMaxWorkers);
+    a.timeout_s = parse_finite("--timeout-s", timeout, 0, false);
     return a;
+}
+
+std::vector<sweep::Axis> parse_axes(const std::vector<std::string>& varies) {
+    std::vector<sweep::Axis> axes;
+    std::set<std::string> seen;
+    for (const auto& spec : varies) {
+        sweep::Axis axis = sweep::parse_axis(spec);
+        sweep::check_key_known(axis.key, "--vary " + spec);
+        if (!seen.insert(axis.key).second)
+            throw sweep::UsageError("--vary " + spec + ": key \"" + axis.key +
+                                    "\" is varied twice; expected each key once");
+        axes.push_back(std::move(axis));
+    }
+    return axes;
+}
+
+// Throws UsageError for a sweep too large to run, or to run without --force.
+void check_size(std::size_t points, bool sharded, bool force) {
+    const std::string what =
+        "--vary: " + std::to_string(points) + " points" + (sharded ? " in this shard" : "");
+    if (points > kMaxPoints)
+        throw sweep::UsageError(what + " is more than one run can hold (" +
+                                std::to_string(kMaxPoints) +
+                                "); expected fewer values, or --shard I/N over several runs");
+    if (points > kPointsWithoutForce && !force)
+        throw sweep::UsageError(what + " is more than " + std::to_string(kPointsWithoutForce) +
+                                "; expected fewer values (a STEP too small?), or --force");
 }
 
 std::string join(const std::vector<std::string>& lines, const std::string& sep) {
@@ -82,57 +127,57 @@ std::string point_label(const sweep::SweepTable& t, const sweep::SweepRow& row) 
     return label + (row.ok ? "ok" : "failed: " + row.error);
 }
 
-// The ok rows of an earlier run of the same sweep, by point index; throws UsageError when
-// OUT.json belongs to a different sweep.
-std::map<std::size_t, sweep::SweepRow> finished_rows(const sweep::SweepTable& now,
-                                                     const std::string& out) {
-    std::map<std::size_t, sweep::SweepRow> done;
-    if (!std::filesystem::exists(sweep::json_path_for(out))) return done;
-    sweep::SweepTable before;
-    try {
-        before = sweep::read_table(out);
-    } catch (const std::runtime_error& e) {
-        throw sweep::UsageError(std::string("--resume: ") + e.what());
+// The files the sweep reads, which it must never write: the scenario and the platform file it
+// names (looked for where the scenario loader looks: beside the scenario, then in scenarios/).
+std::vector<std::string> input_files(const std::string& file, const Scenario& base) {
+    std::vector<std::string> inputs = {file};
+    const nlohmann::json& s = base.resolved();
+    if (s.contains("platform") && s["platform"].is_string()) {
+        std::filesystem::path p = s["platform"].get<std::string>();
+        inputs.push_back(p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string()
+                                         : p.string());
+        inputs.push_back((std::filesystem::path(PCISIM_SOURCE_DIR) / "scenarios" / p).string());
     }
-    auto same_axes = [&] {
-        if (before.axes.size() != now.axes.size()) return false;
-        for (std::size_t i = 0; i < now.axes.size(); ++i)
-            if (before.axes[i].key != now.axes[i].key ||
-                before.axes[i].values != now.axes[i].values)
-                return false;
-        return true;
-    };
-    auto shard = [](const sweep::SweepTable& t) {
-        return t.shard ? std::to_string(t.shard->index) + "/" + std::to_string(t.shard->count)
-                       : std::string("none");
-    };
-    if (before.scenario_file != now.scenario_file || before.sets != now.sets || !same_axes() ||
-        shard(before) != shard(now))
-        throw sweep::UsageError("--resume: " + sweep::json_path_for(out) +
-                                " was written by a different sweep (scenario, --set, --vary or "
-                                "--shard differ); expected the same command line");
-    for (auto& row : before.rows)
-        if (row.ok) done[row.index] = std::move(row);
-    return done;
+    return inputs;
+}
+
+// The ok rows of an earlier run of the same sweep, by point index: those of OUT.json, then
+// those of the journal (which is newer when both are there).  Throws std::runtime_error when
+// either belongs to a different sweep.
+std::map<std::size_t, sweep::SweepRow> finished_rows(const sweep::SweepTable& now,
+                                                     const std::string& out,
+                                                     const std::string& journal) {
+    std::map<std::size_t, sweep::SweepRow> rows;
+    if (std::filesystem::exists(sweep::json_path_for(out))) {
+        sweep::SweepTable before = sweep::read_table(out);
+        if (sweep::identity_json(before) != sweep::identity_json(now))
+            throw std::runtime_error(sweep::json_path_for(out) +
+                                     " was written by a different sweep (scenario, its contents, "
+                                     "--set, --vary or --shard differ); expected the same command "
+                                     "line");
+        for (auto& row : before.rows) rows[row.index] = std::move(row);
+    }
+    for (auto& [index, row] : sweep::SweepJournal::read(journal, now)) rows[index] = std::move(row);
+    std::map<std::size_t, sweep::SweepRow> ok;
+    for (auto& [index, row] : rows)
+        if (row.ok) ok.emplace(index, std::move(row));
+    return ok;
 }
 
 }  // namespace
 
 int sweep(const Args& args) {
-    SweepArgs a;
+    std::optional<SweepArgs> parsed;
     sweep::SweepTable table;
     try {
-        a = parse_sweep_args(args);
-        std::set<std::string> seen;
-        for (const auto& spec : a.varies) {
-            sweep::Axis axis = sweep::parse_axis(spec);
-            sweep::check_key_known(axis.key, "--vary " + spec);
-            if (!seen.insert(axis.key).second)
-                throw sweep::UsageError("--vary " + spec + ": key \"" + axis.key +
-                                        "\" is varied twice; expected each key once");
-            table.axes.push_back(std::move(axis));
-        }
-        if (!a.shard.empty()) table.shard = sweep::parse_shard(a.shard);
+        parsed = parse_sweep_args(args);
+        if (!parsed) return 0;
+        table.axes = parse_axes(parsed->varies);
+        sweep::check_not_set(table.axes, parsed->sets);
+        if (!parsed->shard.empty()) table.shard = sweep::parse_shard(parsed->shard);
+        table.points_total = sweep::point_count(table.axes);
+        check_size(sweep::shard_point_count(table.points_total, table.shard.value_or(sweep::Shard{})),
+                   table.shard.has_value(), parsed->force);
     } catch (const po::error& e) {
         std::cerr << "pcisim sweep: " << e.what() << "\n";
         return 2;
@@ -140,6 +185,7 @@ int sweep(const Args& args) {
         std::cerr << "pcisim sweep: " << e.what() << "\n";
         return 2;
     }
+    const SweepArgs& a = *parsed;
     std::optional<Scenario> base;  // read once here; the workers add each point's values
     try {
         base = Scenario::load(a.file, a.sets);
@@ -149,7 +195,37 @@ int sweep(const Args& args) {
     }
     table.scenario_file = a.file;
     table.sets = a.sets;
-    table.points_total = sweep::point_count(table.axes);
+    // Every string of OUT.json is known now; one that is not UTF-8 would fail the write after
+    // every point ran.
+    if (auto bad = output::invalid_utf8(sweep::identity_json(table))) {
+        std::cerr << "pcisim sweep: cannot write " << sweep::json_path_for(a.out) << ": " << *bad
+                  << "; expected UTF-8 text\n";
+        return 2;
+    }
+    // Before the first point: where the outputs go, whether another sweep writes them, and
+    // what an earlier run of this sweep finished.
+    const std::string journal_path = sweep::beside(a.out, ".journal");
+    std::unique_ptr<output::OutputLock> lock;
+    std::unique_ptr<sweep::SweepJournal> journal;
+    std::map<std::size_t, sweep::SweepRow> done;
+    try {
+        for (const auto& path : {a.out, sweep::json_path_for(a.out), journal_path})
+            output::check_output_path("-o", path, input_files(a.file, *base));
+        lock = std::make_unique<output::OutputLock>(sweep::beside(a.out, ".lock"), a.out);
+        for (const auto& path : {a.out, sweep::json_path_for(a.out)})
+            output::remove_stale_temporaries(path);  // of a sweep killed while writing
+        if (a.resume) {
+            try {
+                done = finished_rows(table, a.out, journal_path);
+            } catch (const std::runtime_error& e) {
+                throw std::runtime_error(std::string("--resume: ") + e.what());
+            }
+        }
+        journal = std::make_unique<sweep::SweepJournal>(journal_path, table, a.resume);
+    } catch (const std::runtime_error& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 2;
+    }
     const std::vector<sweep::Point> points =
         sweep::shard_points(table.axes, table.shard.value_or(sweep::Shard{}));
     table.rows.resize(points.size());
@@ -167,13 +243,6 @@ int sweep(const Args& args) {
             throw std::runtime_error(join(e.problems(), "; "));
         }
     };
-    std::map<std::size_t, sweep::SweepRow> done;
-    try {
-        if (a.resume) done = finished_rows(table, a.out);
-    } catch (const sweep::UsageError& e) {
-        std::cerr << "pcisim sweep: " << e.what() << "\n";
-        return 2;
-    }
     // The points still to run; a resumed sweep keeps its ok rows as they are.
     std::vector<std::size_t> todo;
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -184,8 +253,11 @@ int sweep(const Args& args) {
     if (a.resume)
         std::cerr << "pcisim sweep: resuming: " << points.size() - todo.size() << " of "
                   << points.size() << " points already done\n";
+    if (points.size() > kPointsWithoutForce)
+        std::cerr << "pcisim sweep: " << points.size() << " points (--force)\n";
     sweep::Progress progress(std::cerr, isatty(STDERR_FILENO), todo.size());
     std::size_t failed = 0;
+    bool journal_failed = false;
     auto collect = [&](std::size_t job, const sweep::JobOutcome& o) {
         std::size_t i = todo[job];
         sweep::SweepRow& row = table.rows[i];
@@ -194,25 +266,40 @@ int sweep(const Args& args) {
         row.ok = o.ok;
         row.error = o.error;
         if (o.ok) row.metrics = sweep::flatten_metrics(o.result);
+        // On the disk before it is counted: a kill from now on cannot lose it.
+        if (!o.interrupted && !journal_failed) {
+            try {
+                journal->append(row);
+            } catch (const std::runtime_error& e) {
+                journal_failed = true;
+                std::cerr << "pcisim sweep: " << e.what()
+                          << "; the sweep goes on, but a kill would now lose its finished "
+                             "points\n";
+            }
+        }
         failed += !o.ok;
         progress.point_done(o.ok, point_label(table, row));
     };
     sweep::PoolOptions pool{a.jobs ? a.jobs : sweep::default_parallelism(), a.timeout_s};
-    bool completed = false;
+    int stopped_by = 0;
     try {
         auto job = [&](std::size_t j) { return simulate_point(todo[j]); };
-        completed = sweep::run_jobs(todo.size(), job, pool, collect);
+        stopped_by = sweep::run_jobs(todo.size(), job, pool, collect);
         progress.finish();
         sweep::write_table(table, a.out);
+        journal->remove();  // the outputs hold its rows now
     } catch (const std::exception& e) {
         std::cerr << "pcisim sweep: " << e.what() << "\n";
+        if (!journal_failed)
+            std::cerr << "pcisim sweep: the finished points are in " << journal_path
+                      << "; continue with the same command and --resume\n";
         return 1;
     }
-    if (!completed) {
-        std::cerr << "pcisim sweep: interrupted; wrote the points done so far to " << a.out
-                  << " (the rest marked \"" << sweep::kInterrupted
-                  << "\"); continue with the same command and --resume\n";
-        return 130;  // 128 + SIGINT, as a shell reports an interrupted command
+    if (stopped_by) {
+        std::cerr << "pcisim sweep: interrupted by " << strsignal(stopped_by)
+                  << "; wrote the points done so far to " << a.out << " (the rest marked \""
+                  << sweep::kInterrupted << "\"); continue with the same command and --resume\n";
+        return 128 + stopped_by;  // as a shell reports a command a signal ended
     }
     std::cout << "wrote " << a.out << " and " << sweep::json_path_for(a.out) << ": "
               << points.size() << " points, " << failed << " failed\n";

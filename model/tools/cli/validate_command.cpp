@@ -1,7 +1,6 @@
 // pcisim validate: simulate every calibration case, compare with the reference measurements,
 // print the table and write docs/validation.md; optionally the driver-variant predictions.
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -10,7 +9,10 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
+#include "tools/output/json_text.h"
+#include "tools/output/output_file.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
 #include "tools/sweep/worker_pool.h"
@@ -74,13 +76,14 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
 }  // namespace
 
 int validate(const Args& args) {
-    std::string case_id, doc, json_out;
+    std::string case_id, doc, json_out, jobs_text;
     std::size_t jobs = sweep::default_parallelism();
     bool predictions = false;
     po::options_description opts("pcisim validate [--case ID] [-j N] [--doc FILE] [--predictions]");
     opts.add_options()("help,h", "this help")(
         "case", po::value<std::string>(&case_id), "only the calibration case with this id")(
-        "jobs,j", po::value<std::size_t>(&jobs), "simulations at once (default: cores)")(
+        "jobs,j", po::value<std::string>(&jobs_text),
+        "simulations at once, 1 to 1024 (default: cores)")(
         "doc", po::value<std::string>(&doc),
         "write the report (Markdown) here, e.g. docs/validation.md")(
         "json", po::value<std::string>(&json_out), "write every check as JSON")(
@@ -89,11 +92,11 @@ int validate(const Args& args) {
     try {
         po::variables_map vm;
         if (!parse_options(args, opts, vm)) return 0;
+        if (vm.count("jobs")) jobs = parse_count("-j", jobs_text, 1, kMaxWorkers);
     } catch (const po::error& e) {
         std::cerr << "pcisim validate: " << e.what() << "\n";
         return 2;
     }
-    if (jobs == 0) jobs = 1;
     try {
         auto set = validate::CalibrationSet::load(std::string(PCISIM_SOURCE_DIR) +
                                                   "/scenarios/calibration.json");
@@ -116,17 +119,15 @@ int validate(const Args& args) {
         for (auto& g : grid) g.pps = pps.at(g.point.key());
         std::cout << validate::table_text(checks, summary, set.tolerances());
         for (const auto& f : failures) std::cout << "failed simulation: " << f << "\n";
-        if (!doc.empty()) {
-            std::ofstream out(doc);
-            out << validate::report_markdown(
-                checks, summary, set.tolerances(), grid,
-                set.predictions().value("notes", std::vector<std::string>{}));
-            if (!out) throw std::runtime_error("cannot write " + doc);
-        }
-        if (!json_out.empty()) {
-            std::ofstream out(json_out);
-            out << validate::to_json(checks, summary, grid).dump(2) << "\n";
-        }
+        if (!doc.empty())
+            output::write_text_file(
+                doc, validate::report_markdown(
+                         checks, summary, set.tolerances(), grid,
+                         set.predictions().value("notes", std::vector<std::string>{})));
+        if (!json_out.empty())
+            output::write_text_file(
+                json_out,
+                output::json_text(validate::to_json(checks, summary, grid), 2, json_out) + "\n");
         return summary.ok && failures.empty() ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "pcisim validate: " << e.what() << "\n";

@@ -13,15 +13,21 @@ namespace pcisim::fit {
 
 namespace {
 
+std::runtime_error bad_cell(const std::string& cell, const std::string& column,
+                            std::size_t line, const std::string& why) {
+    return std::runtime_error("line " + std::to_string(line) + ", column " + column + ": \"" +
+                              cell + "\" " + why);
+}
+
+// A finite number: stod also takes "inf" and "nan", which would turn every fit into NaN.
 double number_in(const std::string& cell, const std::string& column, std::size_t line) {
     try {
         std::size_t used = 0;
         double v = std::stod(cell, &used);
-        if (used == cell.size()) return v;
+        if (used == cell.size() && std::isfinite(v)) return v;
     } catch (const std::exception&) {
     }
-    throw std::runtime_error("line " + std::to_string(line) + ", column " + column + ": \"" +
-                             cell + "\" is not a number");
+    throw bad_cell(cell, column, line, "is not a finite number");
 }
 
 // The byte rate of the bus a row ran on, when the CSV says it.
@@ -81,7 +87,12 @@ std::vector<Curve> read_curves(std::istream& csv, const CurveColumns& columns) {
         }
         Curve& c = curves[it->second];
         double s = number_in(row[x], columns.x, line), p = number_in(row[y], columns.y, line);
-        if (!(p > 0)) continue;  // nothing sent: no rate to fit
+        // 1/pps is what the fits work on: a point that sent nothing has no place on the curve,
+        // and leaving it out quietly would hide that the sweep went wrong there.
+        if (!(p > 0))
+            throw bad_cell(row[y], columns.y, line,
+                           "is not a packet rate > 0; expected every ok point to have sent "
+                           "packets (see why this one did not, or remove its row)");
         c.samples.push_back({s, p});
         c.wire_pps.push_back(wire && !row[*wire].empty() ? number_in(row[*wire], columns.wire, line)
                                                         : wire_limit_pps(s));

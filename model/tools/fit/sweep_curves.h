@@ -29,7 +29,8 @@ struct Curve {
 };
 
 // Curves in order of first appearance; rows whose status is not "ok" are skipped.  Throws
-// std::runtime_error naming a missing column or a bad cell.
+// std::runtime_error naming a missing column or a bad cell: a number that is not finite, or a
+// packet rate that is not above 0.
 std::vector<Curve> read_curves(std::istream& csv, const CurveColumns& columns);
 
 }  // namespace pcisim::fit

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <regex>
 
 #include "run/scenario.h"
@@ -112,8 +113,38 @@ Shard parse_shard(const std::string& spec) {
 
 std::size_t point_count(const std::vector<Axis>& axes) {
     std::size_t n = 1;
-    for (const auto& a : axes) n *= a.values.size();
+    for (const auto& a : axes)
+        if (__builtin_mul_overflow(n, a.values.size(), &n))
+            throw UsageError("--vary: the product of the axes has more than " +
+                             std::to_string(std::numeric_limits<std::size_t>::max()) +
+                             " points; expected far fewer values");
     return n;
+}
+
+std::size_t shard_point_count(std::size_t total, const Shard& shard) {
+    return total > shard.index ? (total - shard.index - 1) / shard.count + 1 : 0;
+}
+
+void check_not_set(const std::vector<Axis>& axes, const std::vector<std::string>& sets) {
+    // "masters[1].bytes" and "masters.1.bytes" are one key.
+    auto dotted = [](std::string key) {
+        key = std::regex_replace(key, std::regex(R"(\[([0-9]+)\])"), ".$1");
+        return key;
+    };
+    auto within = [](const std::string& key, const std::string& outer) {
+        return key.size() > outer.size() && key.compare(0, outer.size(), outer) == 0 &&
+               key[outer.size()] == '.';
+    };
+    for (const auto& set : sets) {
+        std::string set_key = dotted(set.substr(0, set.find('=')));
+        for (const auto& axis : axes) {
+            std::string varied = dotted(axis.key);
+            if (set_key == varied || within(set_key, varied) || within(varied, set_key))
+                throw UsageError("--set " + set + ": \"" + set_key + "\" is also varied (--vary " +
+                                 axis.key + "=...), so the base scenario would name a value no "
+                                 "point has; expected each key either set or varied");
+        }
+    }
 }
 
 Point point_at(const std::vector<Axis>& axes, std::size_t index) {
@@ -137,7 +168,9 @@ std::vector<std::string> point_overrides(const std::vector<Axis>& axes, const Po
 
 std::vector<Point> shard_points(const std::vector<Axis>& axes, const Shard& shard) {
     std::vector<Point> points;
-    for (std::size_t i = shard.index; i < point_count(axes); i += shard.count)
+    const std::size_t total = point_count(axes);
+    points.reserve(shard_point_count(total, shard));
+    for (std::size_t i = shard.index; i < total; i += shard.count)
         points.push_back(point_at(axes, i));
     return points;
 }

@@ -41,7 +41,13 @@ struct Point {
     std::vector<nlohmann::json> values;      // one per axis
 };
 
+// Points in the whole product.  Throws UsageError when that does not fit in a size_t.
 std::size_t point_count(const std::vector<Axis>& axes);
+// Points of one shard of a product of `total` points.
+std::size_t shard_point_count(std::size_t total, const Shard& shard);
+// Throws UsageError when a --set assignment sets a varied key (or a key inside it, or the
+// object holding it): the base scenario in the output would show a value that no point has.
+void check_not_set(const std::vector<Axis>& axes, const std::vector<std::string>& sets);
 // The point with this index in the full product.
 Point point_at(const std::vector<Axis>& axes, std::size_t index);
 // The "--set" assignments that make a point.

@@ -1,14 +1,13 @@
 #include "tools/sweep/sweep_table.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "tools/output/json_text.h"
+#include "tools/output/output_file.h"
 #include "tools/sweep/csv.h"
 
 namespace pcisim::sweep {
@@ -30,23 +29,6 @@ void flatten(const json& node, const std::string& prefix,
 }
 
 std::string cell(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
-
-void write_atomically(const std::string& path, const std::string& text) {
-    std::string tmp = path + ".tmp-" + std::to_string(getpid());
-    {
-        std::ofstream out(tmp);
-        out << text;
-        out.close();
-        if (!out) {
-            std::remove(tmp.c_str());
-            throw std::runtime_error("cannot write " + tmp);
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error("cannot rename " + tmp + " to " + path);
-    }
-}
 
 std::string csv_text(const SweepTable& table) {
     std::vector<std::string> cols = columns(table);
@@ -93,7 +75,7 @@ std::vector<std::string> columns(const SweepTable& table) {
     return cols;
 }
 
-json to_json(const SweepTable& table) {
+json identity_json(const SweepTable& table) {
     json doc;
     doc["scenario_file"] = table.scenario_file;
     doc["sets"] = table.sets;
@@ -102,18 +84,39 @@ json to_json(const SweepTable& table) {
     doc["points_total"] = table.points_total;
     if (table.shard)
         doc["shard"] = {{"index", table.shard->index}, {"count", table.shard->count}};
+    doc["base_scenario"] = table.base_scenario;
+    return doc;
+}
+
+json row_json(const std::vector<Axis>& axes, const SweepRow& row) {
+    json values = json::object();
+    for (std::size_t i = 0; i < axes.size(); ++i) values[axes[i].key] = row.values[i];
+    return {{"point", row.index},
+            {"values", values},
+            {"status", row.ok ? "ok" : "failed"},
+            {"error", row.error},
+            {"metrics", row.metrics}};
+}
+
+SweepRow row_from_json(const std::vector<Axis>& axes, const json& r) {
+    SweepRow row;
+    try {
+        row.index = r.at("point").get<std::size_t>();
+        for (const auto& a : axes) row.values.push_back(r.at("values").at(a.key));
+        row.ok = r.at("status").get<std::string>() == "ok";
+        row.error = r.at("error").get<std::string>();
+        row.metrics = r.at("metrics").get<std::map<std::string, json>>();
+    } catch (const json::exception& e) {
+        throw std::runtime_error(std::string("not a pcisim sweep row: ") + e.what());
+    }
+    return row;
+}
+
+json to_json(const SweepTable& table) {
+    json doc = identity_json(table);
     doc["columns"] = columns(table);
     doc["rows"] = json::array();
-    for (const auto& row : table.rows) {
-        json values = json::object();
-        for (std::size_t i = 0; i < table.axes.size(); ++i) values[table.axes[i].key] = row.values[i];
-        doc["rows"].push_back({{"point", row.index},
-                               {"values", values},
-                               {"status", row.ok ? "ok" : "failed"},
-                               {"error", row.error},
-                               {"metrics", row.metrics}});
-    }
-    doc["base_scenario"] = table.base_scenario;
+    for (const auto& row : table.rows) doc["rows"].push_back(row_json(table.axes, row));
     return doc;
 }
 
@@ -129,32 +132,30 @@ SweepTable table_from_json(const json& doc) {
             t.shard = Shard{doc["shard"].at("index").get<std::size_t>(),
                             doc["shard"].at("count").get<std::size_t>()};
         t.base_scenario = doc.at("base_scenario");
-        for (const auto& r : doc.at("rows")) {
-            SweepRow row;
-            row.index = r.at("point").get<std::size_t>();
-            for (const auto& a : t.axes) row.values.push_back(r.at("values").at(a.key));
-            row.ok = r.at("status").get<std::string>() == "ok";
-            row.error = r.at("error").get<std::string>();
-            row.metrics = r.at("metrics").get<std::map<std::string, json>>();
-            t.rows.push_back(std::move(row));
-        }
+        for (const auto& r : doc.at("rows")) t.rows.push_back(row_from_json(t.axes, r));
     } catch (const json::exception& e) {
         throw std::runtime_error(std::string("not a pcisim sweep result: ") + e.what());
     }
     return t;
 }
 
-std::string json_path_for(const std::string& csv_path) {
+std::string beside(const std::string& csv_path, const std::string& extension) {
     const std::string ext = ".csv";
     if (csv_path.size() > ext.size() &&
         csv_path.compare(csv_path.size() - ext.size(), ext.size(), ext) == 0)
-        return csv_path.substr(0, csv_path.size() - ext.size()) + ".json";
-    return csv_path + ".json";
+        return csv_path.substr(0, csv_path.size() - ext.size()) + extension;
+    return csv_path + extension;
 }
 
+std::string json_path_for(const std::string& csv_path) { return beside(csv_path, ".json"); }
+
 void write_table(const SweepTable& table, const std::string& csv_path) {
-    write_atomically(json_path_for(csv_path), to_json(table).dump(2) + "\n");
-    write_atomically(csv_path, csv_text(table));
+    const std::string json_path = json_path_for(csv_path);
+    // Both texts first: a table that cannot be written leaves both files as they were.
+    std::string json_doc = output::json_text(to_json(table), 2, json_path) + "\n";
+    std::string csv = csv_text(table);
+    output::write_file_durably(json_path, json_doc);
+    output::write_file_durably(csv_path, csv);
 }
 
 SweepTable read_table(const std::string& csv_path) {

@@ -40,14 +40,23 @@ struct SweepTable {
 std::map<std::string, nlohmann::json> flatten_metrics(const nlohmann::json& results);
 
 std::vector<std::string> columns(const SweepTable& table);
+// What makes two runs the same sweep: scenario file, --set, axes, points, shard and the
+// resolved base scenario (so an edited scenario file is a different sweep).
+nlohmann::json identity_json(const SweepTable& table);
+// One row as OUT.json and the journal hold it; row_from_json throws std::runtime_error.
+nlohmann::json row_json(const std::vector<Axis>& axes, const SweepRow& row);
+SweepRow row_from_json(const std::vector<Axis>& axes, const nlohmann::json& row);
 nlohmann::json to_json(const SweepTable& table);
 // Throws std::runtime_error naming what is missing or malformed.
 SweepTable table_from_json(const nlohmann::json& doc);
 
+// A file beside a sweep's CSV: beside("out.csv", ".lock") is "out.lock".
+std::string beside(const std::string& csv_path, const std::string& extension);
 // The JSON file beside a CSV file: out.csv -> out.json.
 std::string json_path_for(const std::string& csv_path);
-// Writes the CSV and its JSON, each to a temporary file renamed into place, so a reader never
-// sees half a file.  Throws std::runtime_error.
+// Writes the JSON, then the CSV, each to a temporary file flushed to the disk and renamed into
+// place, so a reader (or a power cut) never sees half a file.  Throws std::runtime_error
+// (output::OutputError) naming the file, and then changes neither when a string is not UTF-8.
 void write_table(const SweepTable& table, const std::string& csv_path);
 // Reads the JSON beside a sweep CSV.  Throws std::runtime_error.
 SweepTable read_table(const std::string& csv_path);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,11 +29,16 @@ using Clock = std::chrono::steady_clock;
 // Exit code of a child whose job threw: its message is in place of the results.
 constexpr int kJobThrew = 3;
 
-// Set by SIGINT/SIGTERM while run_jobs runs.
+// The stop signal received while run_jobs runs; 0 while none.
 volatile std::sig_atomic_t g_stop = 0;
-extern "C" void on_stop_signal(int) { g_stop = 1; }
+extern "C" void on_stop_signal(int sig) { g_stop = sig; }
 
-// Catches SIGINT and SIGTERM for its lifetime, and restores what was there before.
+// The signals that stop a pool cleanly: Ctrl-C, kill, the terminal going away (SIGHUP) and
+// Ctrl-\ (SIGQUIT, whose default would dump core and lose the finished jobs' report).
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+constexpr std::size_t kStopSignalCount = sizeof kStopSignals / sizeof kStopSignals[0];
+
+// Catches the stop signals for its lifetime, and restores what was there before.
 class StopSignals {
 public:
     StopSignals() {
@@ -40,18 +46,18 @@ public:
         struct sigaction sa {};
         sa.sa_handler = on_stop_signal;
         sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &old_int_);
-        sigaction(SIGTERM, &sa, &old_term_);
+        for (std::size_t i = 0; i < kStopSignalCount; ++i)
+            sigaction(kStopSignals[i], &sa, &old_[i]);
     }
     ~StopSignals() {
-        sigaction(SIGINT, &old_int_, nullptr);
-        sigaction(SIGTERM, &old_term_, nullptr);
+        for (std::size_t i = 0; i < kStopSignalCount; ++i)
+            sigaction(kStopSignals[i], &old_[i], nullptr);
     }
     StopSignals(const StopSignals&) = delete;
     StopSignals& operator=(const StopSignals&) = delete;
 
 private:
-    struct sigaction old_int_ {}, old_term_ {};
+    struct sigaction old_[kStopSignalCount] {};
 };
 
 // SIGCHLD blocked for its lifetime, so that the pool can sleep until a worker ends
@@ -144,17 +150,23 @@ std::string last_line(const std::string& text) {
 }
 
 [[noreturn]] void child_main(const Job& job, std::size_t index, const WorkerFiles& files,
-                             const ChildSignal& chld) {
+                             const ChildSignal& chld, pid_t parent) {
     // The parent decides what an interruption means; a worker just ends.
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    for (int sig : kStopSignals) signal(sig, SIG_DFL);
+    // A worker dies with the parent, whatever kills it (SIGKILL cannot be caught to clean up):
+    // an orphan would use a CPU for a result nobody reads, beside the resumed sweep's workers.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);  // the parent died before the line above
     chld.restore_in_child();
     int devnull = open("/dev/null", O_WRONLY);
     if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
     dup2(files.log.fd(), STDERR_FILENO);
     int code = 0;
     try {
-        code = files.result.write_all(job(index).dump()) ? 0 : 1;
+        // The parent reads numbers from the results; a stray byte in a string (a scenario name
+        // that is not UTF-8) must not make the whole point fail.
+        std::string text = job(index).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        code = files.result.write_all(text) ? 0 : 1;
     } catch (const std::exception& e) {
         files.result.write_all(e.what());
         code = kJobThrew;
@@ -162,6 +174,13 @@ std::string last_line(const std::string& text) {
     std::fflush(nullptr);
     // _exit: the parent's atexit handlers and static destructors are not the child's to run.
     _exit(code);
+}
+
+JobOutcome interrupted() {
+    JobOutcome o;
+    o.error = kInterrupted;
+    o.interrupted = true;
+    return o;
 }
 
 JobOutcome outcome_of(int status, const Running& r, double timeout_s) {
@@ -200,9 +219,10 @@ std::size_t default_parallelism() {
     return n ? n : 1;
 }
 
-bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
-              const OnDone& on_done) {
+int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
+             const OnDone& on_done) {
     StopSignals signals;
+    const pid_t parent = getpid();
     ChildSignal chld;
     std::map<pid_t, Running> running;
     std::size_t next = 0;
@@ -222,7 +242,7 @@ bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
             std::cerr.flush();
             std::fflush(nullptr);
             pid_t pid = fork();
-            if (pid == 0) child_main(job, j, *files, chld);
+            if (pid == 0) child_main(job, j, *files, chld, parent);
             if (pid < 0)
                 on_done(j, {false, {}, std::string("fork failed: ") + std::strerror(errno)});
             else
@@ -235,7 +255,7 @@ bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
             if (done == it->first) {
                 JobOutcome o = outcome_of(status, it->second, options.timeout_s);
                 // A worker that the interrupt killed did not fail by itself.
-                if (!o.ok && g_stop) o.error = kInterrupted;
+                if (!o.ok && g_stop) o = interrupted();
                 on_done(it->second.job, o);
                 it = running.erase(it);
                 reaped = true;
@@ -250,10 +270,10 @@ bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
         }
         if (!reaped) chld.wait_for_worker();
     }
-    const bool interrupted = g_stop;
+    const int stopped_by = g_stop;
     for (const auto& [pid, r] : running) {
         int status = 0;
-        JobOutcome o{false, {}, kInterrupted};
+        JobOutcome o = interrupted();
         if (waitpid(pid, &status, WNOHANG) == pid) {
             // Finished before the interrupt: its results are good.
             JobOutcome finished = outcome_of(status, r, options.timeout_s);
@@ -264,8 +284,8 @@ bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
         }
         on_done(r.job, o);
     }
-    for (; next < count; ++next) on_done(next, {false, {}, kInterrupted});
-    return !interrupted;
+    for (; next < count; ++next) on_done(next, interrupted());
+    return stopped_by;
 }
 
 }  // namespace pcisim::sweep

@@ -15,6 +15,7 @@ struct JobOutcome {
     bool ok = false;
     nlohmann::json result;  // the job's JSON when ok
     std::string error;      // why not, one line
+    bool interrupted = false;  // a stop signal kept it from finishing (error is kInterrupted)
 };
 
 // Thrown inside a job for an expected failure: its message becomes the outcome's error.
@@ -32,10 +33,11 @@ constexpr const char* kInterrupted = "interrupted";
 
 // Runs job(0) .. job(count-1), each in a child process, and calls on_done in the parent as each
 // finishes (in completion order).  The child's stdout and stderr are kept away from the
-// terminal; the last stderr line explains a crash.  SIGINT or SIGTERM stops it cleanly: the
-// running workers are killed, and every job not finished is reported failed with kInterrupted
-// (on_done is still called once per job).  Returns false when it was interrupted.
-bool run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
+// terminal; the last stderr line explains a crash.  SIGINT, SIGTERM, SIGHUP or SIGQUIT stops it
+// cleanly: the running workers are killed, and every job not finished is reported failed with
+// kInterrupted (on_done is still called once per job).  Workers die with the parent, even when
+// it is killed with SIGKILL.  Returns 0 when every job ran, else the signal that stopped it.
+int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
               const OnDone& on_done);
 
 // Online CPUs, at least 1.
