@@ -69,6 +69,11 @@ Picos Mac::frame_time(std::size_t len) const {
     return (std::max(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) * params_.byte_time;
 }
 
+double Mac::wire_limit_pps(std::size_t len) const {
+    Picos gap = Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time;
+    return 1e12 / static_cast<double>(frame_time(len) + gap);
+}
+
 void Mac::advance() {
     Picos now = now_ps();
     bool freed = finish_frames(now);

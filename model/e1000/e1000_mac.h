@@ -57,6 +57,10 @@ public:
     void on_room_freed(std::function<void()> fn) { room_freed_ = std::move(fn); }
 
     std::uint64_t frames_sent() const { return frames_sent_; }
+    // Frames of `len` bytes (no FCS) per second back to back at the link speed: each with its
+    // preamble, FCS and the gap TIPG.IPGT + ipg_extra_bytes as now set (24 byte times around
+    // a frame with the driver's IPGT, as IEEE 802.3 has it).
+    double wire_limit_pps(std::size_t len) const;
 
 private:
     void advance();  // SC_METHOD: finishes the frame on the wire, starts the next one
