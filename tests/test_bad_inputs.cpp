@@ -434,8 +434,8 @@ TEST_CASE("the least host memory the check takes holds every socket buffer of th
     // first 4 MiB need 25.3 MiB; 26 is the least the check takes (one less is refused above).
     Scenario s = Scenario::from_json(json::parse(R"({
         "packet": {"size": 9000}, "driver": {"ring_size": 4096}, "host": {"memory_mib": 26},
-        "simulation": {"warmup_us": 3000, "batch_us": 500, "min_window_us": 500,
-                       "max_window_us": 1000}})"), "test");
+        "simulation": {"warmup_us": 3000, "batch_us": 500, "min_window_us": 2000,
+                       "max_window_us": 2000}})"), "test");
     Simulation sim(s);
     json r = sim.run();
     CHECK(r["cpus"][0]["queue_stops"].get<std::uint64_t>() > 0);  // the ring was full

@@ -37,6 +37,12 @@ Picos Mac::frame_time(std::size_t len) const {
     return (std::max(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) * params_.byte_time_ps;
 }
 
+Picos Mac::gap() const { return Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time_ps; }
+
+double Mac::wire_limit_pps(std::size_t len) const {
+    return 1e12 / static_cast<double>(frame_time(len) + gap());
+}
+
 bool Mac::finish_frames(Picos upto) {
     bool any = false;
     while (sending_ && send_end_ <= upto) {
@@ -44,8 +50,7 @@ bool Mac::finish_frames(Picos upto) {
         sending_ = false;
         std::vector<std::uint8_t> frame = std::move(queue_.front().frame);
         queue_.pop_front();
-        Picos gap = Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time_ps;
-        wire_free_ = end + gap;
+        wire_free_ = end + gap();
         auto seq = static_cast<std::int64_t>(frames_sent_);
         if (lined_up_)
             trace::emit(TraceStep::Wire, TracePhase::Begin, name_.c_str(), send_start_, port_, seq,
@@ -56,7 +61,7 @@ bool Mac::finish_frames(Picos upto) {
         ++frames_sent_;
         ++stats_.tx_frames;
         stats_.tx_bytes += frame.size();
-        stats_.wire += frame_time(frame.size()) + gap;
+        stats_.wire += frame_time(frame.size()) + gap();
         fifo_.release(static_cast<std::uint32_t>(frame.size()));
         if (observer_) observer_(port_, frame.data(), static_cast<unsigned>(frame.size()), end);
         if (frame_sent_) frame_sent_(std::move(frame));

@@ -47,6 +47,10 @@ public:
     bool sending() const { return sending_; }  // a frame is on the wire or lined up behind the gap
     Picos send_end() const { return send_end_; }  // when its last byte leaves
     std::uint64_t frames_sent() const { return frames_sent_; }
+    // Frames of `len` bytes (no FCS) per second back to back at the link speed: each with its
+    // preamble, FCS and the gap TIPG.IPGT + ipg_extra_bytes as now set (24 byte times around
+    // a frame with the driver's IPGT, as IEEE 802.3 has it).
+    double wire_limit_pps(std::size_t len) const;
     // Called for every frame that has left, with its buffer (the DMA engine reuses it for a
     // later frame instead of allocating one per packet).
     void on_frame_sent(std::function<void(std::vector<std::uint8_t>&&)> fn) {
@@ -56,6 +60,7 @@ public:
 private:
     void start_next(Picos now);
     Picos frame_time(std::size_t len) const;
+    Picos gap() const;  // after a frame: TIPG.IPGT + ipg_extra_bytes byte times
 
     std::string name_;
     unsigned port_;

@@ -36,6 +36,7 @@ public:
     void set_enabled(bool on);      // TCTL.EN
     void set_ipgt(unsigned bytes);  // TIPG.IPGT
     std::uint64_t frames_sent() const { return mac_.frames_sent(); }
+    double wire_limit_pps(std::size_t len) const { return mac_.wire_limit_pps(len); }
     void on_frame_sent(std::function<void(std::vector<std::uint8_t>&&)> fn) {
         mac_.on_frame_sent(std::move(fn));
     }

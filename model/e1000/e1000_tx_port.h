@@ -53,6 +53,7 @@ public:
     void write_finished(std::uint64_t cookie, const DmaStats& s) override;
 
     std::uint64_t frames_sent() const { return mac_.frames_sent(); }
+    double wire_limit_pps(std::size_t frame_bytes) const { return mac_.wire_limit_pps(frame_bytes); }
     // The wire kept lazily (MacWire::set_lazy): catch_up() before reading counters or the FIFO.
     void set_lazy_wire(bool on) { mac_.set_lazy(on); }
     void catch_up() { mac_.catch_up(); }

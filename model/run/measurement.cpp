@@ -1,6 +1,5 @@
 #include "run/measurement.h"
 
-#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -36,16 +35,17 @@ std::uint64_t frames_since_start(const std::vector<FrameCheck>& ports) {
     return n;
 }
 
+double port_frame_rate(const FrameCheck& port, double window_s) {
+    if (port.window_frames > 1 && port.last > port.first)
+        return static_cast<double>(port.window_frames - 1) /
+               (static_cast<double>(port.last - port.first) * 1e-12);
+    return static_cast<double>(port.window_frames) / window_s;
+}
+
 double window_frame_rate(const std::vector<FrameCheck>& ports, double window_s) {
-    std::uint64_t frames = window_frames(ports);
-    Picos first = 0, last = 0;
-    for (const auto& f : ports) {
-        if (f.window_frames && (first == 0 || f.first < first)) first = f.first;
-        last = std::max(last, f.last);
-    }
-    if (frames > 1 && last > first)
-        return static_cast<double>(frames - 1) / (static_cast<double>(last - first) * 1e-12);
-    return static_cast<double>(frames) / window_s;
+    double rate = 0;
+    for (const auto& f : ports) rate += port_frame_rate(f, window_s);
+    return rate;
 }
 
 }  // namespace pcisim

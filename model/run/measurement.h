@@ -21,9 +21,13 @@ struct FrameCheck {
     void open_window() { window_frames = 0, first = last = 0; }
 };
 
-// Frames per second over the window: between the first and the last frame the ports sent in
-// it, which is free of the +-1 frame a window boundary would add (0.6 % at 80 kpps over 2 ms);
-// with fewer than two frames, the count over the whole window of `window_s` seconds.
+// One port's frames per second over the window: between the first and the last frame it sent
+// in it, which is free of the +-1 frame a window boundary would add (0.6 % at 80 kpps over
+// 2 ms); with fewer than two frames, the count over the whole window of `window_s` seconds.
+double port_frame_rate(const FrameCheck& port, double window_s);
+// The ports' rates added up.  Each port is measured on its own: one interval from the first
+// frame of any port to the last of any would count a frame more than the ports' intervals hold
+// (two ports at the wire limit came out above twice the limit).
 double window_frame_rate(const std::vector<FrameCheck>& ports, double window_s);
 std::uint64_t window_frames(const std::vector<FrameCheck>& ports);
 std::uint64_t frames_since_start(const std::vector<FrameCheck>& ports);

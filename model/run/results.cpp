@@ -1,6 +1,5 @@
 #include "run/results.h"
 
-#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -48,7 +47,14 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     double pps = window_frame_rate(frames, window_s);
     r["tx_pps"] = pps;
     r["tx_mbps"] = pps * 8 * (size + 4) / 1e6;  // pktgen's definition
-    r["wire_limit_pps"] = 125e6 / (std::max(size, 60.0) + 24) * static_cast<double>(frames.size());
+    json by_port = json::array();
+    double wire_limit = 0;
+    for (const FrameCheck& f : frames) {
+        by_port.push_back(port_frame_rate(f, window_s));
+        wire_limit += platform.nic()->port(f.port).wire_limit_pps(platform.config().pktgen.size);
+    }
+    r["tx_pps_by_port"] = by_port;
+    r["wire_limit_pps"] = wire_limit;
     std::uint64_t sent = window_frames(frames);
     r["tx_frames"] = sent;
     r["nic"] = platform.nic()->stats();

@@ -237,6 +237,45 @@ void Simulation::step(Picos duration) {
     if (E1000* nic = parts_->platform->nic()) nic->catch_up();
 }
 
+// A batch in which no frame left while pktgen owed packets is no steady state, whatever the
+// rate says: the ring may have deadlocked after the window opened (the rate over the frames
+// before it looks fine).  The run goes on, and the watchdog decides.
+bool Simulation::stalled_in_batch(std::uint64_t frames_before) const {
+    if (!parts_->platform->nic() || frames_since_start(parts_->frames) != frames_before)
+        return false;
+    for (const auto& sw : parts_->platform->ports())
+        if (packets_owed(*sw)) return true;
+    return false;
+}
+
+// The results check themselves before anyone reads a rate: every packet conserved, each port at
+// most at its wire limit, and enough frames in the window to measure a rate at all.
+void Simulation::check_results(double window_us) const {
+    const Platform& platform = *parts_->platform;
+    const E1000* nic = platform.nic();
+    if (!nic) return;
+    check_conservation();
+    double window_s = window_us * 1e-6;
+    std::uint32_t size = platform.config().pktgen.size;
+    for (const FrameCheck& f : parts_->frames) {
+        std::string where = "nic port " + std::to_string(f.port);
+        double pps = port_frame_rate(f, window_s), limit = nic->port(f.port).wire_limit_pps(size);
+        std::ostringstream o;
+        o.setf(std::ios::fixed);
+        o.precision(1);
+        if (pps > limit * (1 + 1e-9)) {
+            o << "measured " << pps << " pps, above the port's wire limit of " << limit << " pps";
+            throw InvariantViolation(where, o.str());
+        }
+        if (platform.ports()[f.port]->enabled && f.window_frames < kMinWindowFrames) {
+            o << "only " << f.window_frames << " frames in the " << window_us
+              << " us window, too few to measure a rate (at least " << kMinWindowFrames
+              << "); pktgen.count or simulation.max_window_us may be too small";
+            throw InvariantViolation(where, o.str());
+        }
+    }
+}
+
 json Simulation::run() {
     take_shortcuts();
     step(config_.warmup_ps);
@@ -247,7 +286,9 @@ json Simulation::run() {
     open_window();
     double previous = -1, change = 1;
     for (;;) {
+        std::uint64_t frames_before = frames_since_start(parts_->frames);
         step(config_.batch_ps);
+        bool stalled = stalled_in_batch(frames_before);
         double window_us = ps_to_us(now_ps() - parts_->window_start);
         double rate = measured_rate();
         // No previous batch: stability not measured yet (NaN, null in the results).
@@ -255,10 +296,10 @@ json Simulation::run() {
                               : (rate == 0 && previous == 0 ? 0 : std::nan(""));
         previous = rate;
         bool recorded = now_ps() > parts_->record_until;
-        if (((window_us >= config_.min_window_us && change < config_.stability) ||
+        if (((window_us >= config_.min_window_us && change < config_.stability && !stalled) ||
              window_us >= config_.max_window_us) &&
             recorded) {
-            if (parts_->platform->nic()) check_conservation();
+            check_results(window_us);
             return results_document(scenario_.resolved(), *parts_->platform, parts_->frames,
                                     RunWindow{warmup_us_, window_us, change});
         }

@@ -50,6 +50,11 @@ private:
     void open_window();
     bool ring_filled() const;  // every transmitting port's queue has stopped once
     void check_conservation() const;
+    bool stalled_in_batch(std::uint64_t frames_before) const;
+    void check_results(double window_us) const;
+
+    // Fewer frames than this in a port's window measure no rate worth printing.
+    static constexpr std::uint64_t kMinWindowFrames = 10;
 
     const Scenario& scenario_;
     RunConfig config_;
