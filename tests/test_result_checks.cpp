@@ -87,3 +87,18 @@ TEST_CASE("the wire limit follows the link speed", "[robust]") {
     CHECK(o.results["tx_pps"].get<double>() <= limit * (1 + 1e-9));
     CHECK(o.results["tx_pps"].get<double>() > 0.99 * limit);
 }
+
+TEST_CASE("long frames on a slow link are no stall: the window grows until it can measure",
+          "[robust]") {
+    // A 9000-byte frame takes 7.2 ms at 10 Mb/s, longer than the 2 ms watchdog default and than
+    // a window of 2 ms: the watchdog allows for one packet's own time, and a window with fewer
+    // than 10 frames per port is never taken as stable.
+    Outcome o = run("phi-32-33-82540",
+                    "--set nic.link_mbps=10 --set packet.size=9000 --set nic.pba_rx_kb=32");
+    INFO(o.err);
+    REQUIRE(o.exit_code == 0);
+    double limit = 1.25e6 / (9000 + 24);
+    CHECK(o.results["wire_limit_pps"].get<double>() == Approx(limit).epsilon(1e-12));
+    CHECK(o.results["tx_pps"].get<double>() == Approx(limit).epsilon(1e-3));
+    CHECK(o.results["tx_frames"].get<std::uint64_t>() >= 10);
+}

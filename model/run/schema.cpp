@@ -54,7 +54,7 @@ ParamSpec notes(std::string path, std::string meaning) {
             std::move(meaning)};
 }
 
-std::vector<ParamSpec> simulation_params() {
+std::vector<ParamSpec> scenario_params() {
     return {
         text("name", "", "Scenario name, shown in results."),
         text("description", "", "What the scenario is for."),
@@ -66,36 +66,13 @@ std::vector<ParamSpec> simulation_params() {
         boolean("nic.enabled", true,
                 "Put the e1000 on the bus with a CPU, driver and pktgen per port; false for "
                 "bus-only runs (synthetic masters)."),
-        number("simulation.warmup_us", "us", 500, 0, 1e7,
-               "Simulated time discarded before measuring (rings fill, queues settle)."),
-        integer("simulation.seed", "", 1, 0, 1LL << 40,
-                "Seed of every random choice (random background masters); same scenario and "
-                "seed give identical results."),
-        number("simulation.max_warmup_us", "us", 50000, 0, 1e8,
-               "Warm-up goes on past warmup_us until every transmitting port's TX ring has "
-               "filled once (pktgen's steady state), but not past this."),
-        number("simulation.batch_us", "us", 1000, 1, 1e7,
-               "Measurement proceeds in batches of this length; stability is checked "
-               "after each."),
-        number("simulation.min_window_us", "us", 2000, 1, 1e8, "Shortest measurement window."),
-        number("simulation.max_window_us", "us", 200000, 1, 1e9,
-               "Longest measurement window; the run stops there even if not yet stable."),
-        number("simulation.stability", "fraction", 0.001, 1e-6, 0.5,
-               "Stop when the rate over the window changed by less than this in the last batch."),
-        number("simulation.watchdog_us", "us", 2000, 0, 1e9,
-               "Stop the run with a diagnostic when no frame has been sent for this long while "
-               "pktgen has packets to send (a deadlocked ring); it is never shorter than twice "
-               "the longest quiet time the driver and pktgen allow (timer, interrupt delays, "
-               "ITR, pktgen.ipg_ns); 0 = off."),
-        number("simulation.max_wall_s", "s", 0, 0, 1e6,
-               "Stop the run with a diagnostic after this much wall-clock time; 0 = no limit."),
     };
 }
 
 const std::vector<ParamSpec>& schema() {
     static const std::vector<ParamSpec> all = [] {
         std::vector<ParamSpec> v;
-        for (auto part : {simulation_params, bus_params, host_params, bridge_params,
+        for (auto part : {scenario_params, simulation_params, bus_params, host_params, bridge_params,
                           dma_master_params, nic_params, driver_params, pktgen_params, cpu_params,
                           testing_params})
             for (auto& p : part()) v.push_back(std::move(p));

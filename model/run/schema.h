@@ -37,7 +37,8 @@ ParamSpec choice(std::string path, std::string def, std::vector<std::string> cho
 ParamSpec notes(std::string path, std::string meaning);
 
 // Each module lists its own parameters next to its code.
-std::vector<ParamSpec> simulation_params();
+std::vector<ParamSpec> scenario_params();    // name, description, platform, why, nic.enabled
+std::vector<ParamSpec> simulation_params();  // model/run/simulation.cpp
 std::vector<ParamSpec> bus_params();
 std::vector<ParamSpec> host_params();
 std::vector<ParamSpec> bridge_params();

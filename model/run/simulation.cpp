@@ -13,10 +13,39 @@
 #include "run/recording.h"
 #include "run/results.h"
 #include "run/run_monitor.h"
+#include "run/schema.h"
 
 namespace pcisim {
 
 using nlohmann::json;
+
+std::vector<ParamSpec> simulation_params() {
+    return {
+        number("simulation.warmup_us", "us", 500, 0, 1e7,
+               "Simulated time discarded before measuring (rings fill, queues settle)."),
+        integer("simulation.seed", "", 1, 0, 1LL << 40,
+                "Seed of every random choice (random background masters); same scenario and "
+                "seed give identical results."),
+        number("simulation.max_warmup_us", "us", 50000, 0, 1e8,
+               "Warm-up goes on past warmup_us until every transmitting port's TX ring has "
+               "filled once (pktgen's steady state), but not past this."),
+        number("simulation.batch_us", "us", 1000, 1, 1e7,
+               "Measurement proceeds in batches of this length; stability is checked "
+               "after each."),
+        number("simulation.min_window_us", "us", 2000, 1, 1e8, "Shortest measurement window."),
+        number("simulation.max_window_us", "us", 200000, 1, 1e9,
+               "Longest measurement window; the run stops there even if not yet stable."),
+        number("simulation.stability", "fraction", 0.001, 1e-6, 0.5,
+               "Stop when the rate over the window changed by less than this in the last batch."),
+        number("simulation.watchdog_us", "us", 2000, 0, 1e9,
+               "Stop the run with a diagnostic when no frame has been sent for this long while "
+               "pktgen has packets to send (a deadlocked ring); it is never shorter than twice "
+               "the longest quiet time the driver and pktgen allow (timer, interrupt delays, "
+               "ITR, pktgen.ipg_ns); 0 = off."),
+        number("simulation.max_wall_s", "s", 0, 0, 1e6,
+               "Stop the run with a diagnostic after this much wall-clock time; 0 = no limit."),
+    };
+}
 
 RunConfig RunConfig::from(const Scenario& s) {
     RunConfig c;
@@ -68,12 +97,28 @@ void advance(Picos t) {
     }
 }
 
+// The longest a healthy packet may take from the tail write to its last byte on the wire: a
+// register write and a data read through every bridge, then the frame at the link speed (a
+// 9000-byte frame takes 7.2 ms at 10 Mb/s).
+Picos one_packet_ps(const PlatformConfig& platform) {
+    const HostConfig& host = platform.host;
+    Picos path = host.mmio_down_ps + host.mmio_up_ps + host.memory_latency_ps;
+    for (const BridgeConfig& b : platform.bridges)
+        path += 2 * (b.upstream_latency_ps + b.downstream_latency_ps);
+    std::uint64_t lines = platform.pktgen.size / host.cache_line_bytes + 2;
+    Picos wire = Picos(std::max<std::uint32_t>(platform.pktgen.size, 60) + 24) *
+                 platform.nic.byte_time_ps;
+    return path + lines * host.line_transfer_ps + wire;
+}
+
 // The watchdog never fires inside a quiet time the scenario itself asks for: pktgen's gap,
-// the interrupt delays and throttling, the cleanup timer of the timer-driven variants.
+// the interrupt delays and throttling, the cleanup timer of the timer-driven variants, and
+// one packet's own time.
 double watchdog_us(const RunConfig& run, const PlatformConfig& platform) {
     if (run.watchdog_us == 0) return 0;
     const DriverOptions& driver = platform.driver;
     double quiet = ps_to_us(platform.pktgen.ipg);
+    quiet = std::max(quiet, ps_to_us(one_packet_ps(platform)));
     quiet = std::max(quiet, 1.024 * static_cast<double>(driver.tidv));
     quiet = std::max(quiet, 1.024 * static_cast<double>(driver.tadv));
     if (driver.itr_per_s > 0) quiet = std::max(quiet, 1e6 / static_cast<double>(driver.itr_per_s));
@@ -248,6 +293,14 @@ bool Simulation::stalled_in_batch(std::uint64_t frames_before) const {
     return false;
 }
 
+// Every transmitting port has enough frames in the window to measure its rate.
+bool Simulation::enough_frames() const {
+    const auto& ports = parts_->platform->ports();
+    for (const FrameCheck& f : parts_->frames)
+        if (ports[f.port]->enabled && f.window_frames < kMinWindowFrames) return false;
+    return true;
+}
+
 // The results check themselves before anyone reads a rate: every packet conserved, each port at
 // most at its wire limit, and enough frames in the window to measure a rate at all.
 void Simulation::check_results(double window_us) const {
@@ -288,7 +341,7 @@ json Simulation::run() {
     for (;;) {
         std::uint64_t frames_before = frames_since_start(parts_->frames);
         step(config_.batch_ps);
-        bool stalled = stalled_in_batch(frames_before);
+        bool steady = !stalled_in_batch(frames_before) && enough_frames();
         double window_us = ps_to_us(now_ps() - parts_->window_start);
         double rate = measured_rate();
         // No previous batch: stability not measured yet (NaN, null in the results).
@@ -296,7 +349,7 @@ json Simulation::run() {
                               : (rate == 0 && previous == 0 ? 0 : std::nan(""));
         previous = rate;
         bool recorded = now_ps() > parts_->record_until;
-        if (((window_us >= config_.min_window_us && change < config_.stability && !stalled) ||
+        if (((window_us >= config_.min_window_us && change < config_.stability && steady) ||
              window_us >= config_.max_window_us) &&
             recorded) {
             check_results(window_us);

@@ -51,6 +51,7 @@ private:
     bool ring_filled() const;  // every transmitting port's queue has stopped once
     void check_conservation() const;
     bool stalled_in_batch(std::uint64_t frames_before) const;
+    bool enough_frames() const;
     void check_results(double window_us) const;
 
     // Fewer frames than this in a port's window measure no rate worth printing.

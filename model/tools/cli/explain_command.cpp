@@ -10,6 +10,7 @@
 #include "tools/explain/critical_path.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
+#include "software/pktgen.h"
 
 namespace po = boost::program_options;
 
@@ -66,9 +67,10 @@ int explain(const Args& args) {
         sim.attach_recorder(*rec);
         nlohmann::json results = sim.run();
         ExplainSetup setup;
-        setup.packet_size = static_cast<double>(s->integer("packet.size"));
+        const PktgenOptions traffic = PktgenOptions::from(*s);
+        setup.packet_size = static_cast<double>(traffic.size);
         setup.measured_pps = results.value("tx_pps", 0.0);
-        setup.ports = static_cast<unsigned>(s->integer("pktgen.ports"));
+        setup.ports = traffic.ports;
         x = pcisim::explain(*rec, setup);
         x["scenario"] = s->text("name");
         x["run"] = {{"tx_pps", results.value("tx_pps", 0.0)},

@@ -9,6 +9,7 @@
 #include "tools/explain/trace_writer.h"
 #include "tools/explain/vcd_writer.h"
 #include "run/scenario.h"
+#include "run/simulation.h"
 #include "core/sim_time.h"
 
 namespace po = boost::program_options;
@@ -57,8 +58,8 @@ TimeWindow checked_window(const std::string& text) {
 
 TimeWindow RecordingOptions::resolve(const Scenario& s, double default_us) const {
     if (!window.empty()) return checked_window(window);
-    double from = s.number("simulation.warmup_us");
-    return {ns_to_ps(from * 1000), ns_to_ps((from + default_us) * 1000)};
+    Picos from = RunConfig::from(s).warmup_ps;
+    return {from, from + ns_to_ps(default_us * 1000)};
 }
 
 bool RecordingOptions::write_views(const Recording& recording, const char* command) const {

@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "platform/pci_bus.h"
 #include "run/scenario.h"
 
 namespace pcisim::validate {
@@ -30,8 +31,8 @@ std::string scenario_file(const std::string& name) {
 
 // Bus byte rate B of a scenario (width/8 x clock), for k in byte times.
 double bus_rate(const std::string& scenario, const std::vector<std::string>& sets) {
-    Scenario s = Scenario::load(scenario_file(scenario), sets);
-    return s.integer("bus.width_bits") / 8.0 * s.number("bus.clock_mhz") * 1e6;
+    BusConfig bus = BusConfig::from(Scenario::load(scenario_file(scenario), sets), "bus");
+    return bus.width_bits / 8.0 * bus.clock_mhz * 1e6;
 }
 
 const json& find_by(const json& list, const std::string& key, const std::string& id) {

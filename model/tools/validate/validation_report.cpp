@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "e1000/e1000_params.h"
 #include "run/scenario.h"
 
 namespace pcisim::validate {
@@ -17,9 +18,12 @@ std::vector<Prediction> prediction_grid(const json& predictions) {
     if (predictions.empty()) return grid;
     for (const auto& sc : predictions["scenarios"]) {
         std::string name = sc;
-        Scenario s = Scenario::load(std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + name + ".json");
+        std::string model =
+            e1000::E1000Params::from(Scenario::load(std::string(PCISIM_SOURCE_DIR) + "/scenarios/" +
+                                                    name + ".json"))
+                .model;
         for (const auto& v : predictions["variants"]) {
-            if (v.contains("needs_model") && s.text("nic.model") != v["needs_model"]) continue;
+            if (v.contains("needs_model") && model != v["needs_model"]) continue;
             for (const auto& size : predictions["sizes"]) {
                 Prediction p;
                 p.scenario = name;
