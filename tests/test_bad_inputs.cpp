@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "run/scenario.h"
+#include "test_support.h"
 #include "run/simulation.h"
 
 using namespace pcisim;
+using namespace pcisim::test;
 using nlohmann::json;
 
 namespace {
@@ -246,15 +248,6 @@ std::string repeated(const std::string& s, std::size_t n) {
     return out;
 }
 
-std::vector<std::string> load_problems(const std::string& file,
-                                       const std::vector<std::string>& sets = {}) {
-    try {
-        Scenario::load(file, sets);
-    } catch (const ScenarioError& e) {
-        return e.problems();
-    }
-    return {};
-}
 
 }  // namespace
 
@@ -445,24 +438,6 @@ TEST_CASE("the least host memory the check takes holds every socket buffer of th
 
 namespace {
 
-struct CommandOutcome {
-    int exit_code;  // -1 when killed by a signal
-    std::string err;
-};
-
-// Runs the built pcisim with `args`; stdout goes to `stdout_to`.
-CommandOutcome pcisim_says(const std::string& args, const std::string& stdout_to = "/dev/null") {
-    const char* bin = std::getenv("PCISIM_BINARY");
-    REQUIRE(bin);
-    std::string err = write_temp("");
-    int status =
-        std::system((std::string(bin) + " " + args + " >" + stdout_to + " 2>" + err).c_str());
-    std::ifstream in(err);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::remove(err.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
-}
-
 std::string bus_demo() { return std::string(PCISIM_SOURCE_DIR) + "/scenarios/bus-demo.json"; }
 
 const char* kShortRun = " --set simulation.warmup_us=20 --set simulation.batch_us=200"
@@ -497,7 +472,7 @@ TEST_CASE("numeric tool options refuse NaN, infinities and non-positive counts")
     };
     for (const auto& c : cases) {
         INFO("pcisim " << c.args);
-        CommandOutcome o = pcisim_says(c.args);
+        CommandOutcome o = run_pcisim(c.args);
         INFO(o.err);
         CHECK(o.exit_code == 2);
         CHECK(o.err.find(c.says) != std::string::npos);
@@ -510,18 +485,18 @@ TEST_CASE("a failed write to standard output fails the command") {
          {std::string("schema"), std::string("--help"), "check " + bus_demo(),
           "run " + bus_demo() + kShortRun}) {
         INFO("pcisim " << args << " >/dev/full");
-        CommandOutcome o = pcisim_says(args, "/dev/full");
+        CommandOutcome o = run_pcisim(args, "/dev/full");
         CHECK(o.exit_code == 1);
         CHECK(o.err.find("pcisim: cannot write the standard output") != std::string::npos);
         // The same command succeeds when its output has somewhere to go.
-        CHECK(pcisim_says(args).exit_code == 0);
+        CHECK(run_pcisim(args).exit_code == 0);
     }
 }
 
 TEST_CASE("run --json with a string that is not UTF-8 names the key and writes nothing") {
     std::string out = write_temp("");
     std::remove(out.c_str());
-    CommandOutcome o = pcisim_says("run " + bus_demo() + kShortRun +
+    CommandOutcome o = run_pcisim("run " + bus_demo() + kShortRun +
                                    " --set \"name=caf$(printf '\\351')\" --json " + out);
     CHECK(o.exit_code == 2);
     INFO(o.err);

@@ -3,9 +3,6 @@
 // the run with a diagnostic (exit 1) instead of printing a plausible number.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
-#include <cstdlib>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,24 +14,18 @@ using namespace pcisim::test;
 namespace {
 
 struct Outcome {
-    int exit_code;  // -1 when killed by a signal
+    int exit_code;
     std::string err;
     nlohmann::json results;  // null unless the run succeeded
 };
 
 Outcome run(const std::string& scenario, const std::string& sets) {
     TempDir dir;
-    std::string err = dir / "stderr.txt", out = dir / "results.json";
-    int status = std::system((pcisim_binary() + " run " + scenario_path(scenario) + " " + sets +
-                              " --json " + out + " >/dev/null 2>" + err)
-                                 .c_str());
-    Outcome o{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err), nullptr};
+    std::string out = dir / "results.json";
+    CommandOutcome c = run_pcisim("run " + scenario_path(scenario) + " " + sets + " --json " + out);
+    Outcome o{c.exit_code, c.err, nullptr};
     if (o.exit_code == 0) o.results = nlohmann::json::parse(slurp(out));
     return o;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 }  // namespace

@@ -22,30 +22,11 @@ namespace fs = std::filesystem;
 namespace sweep = pcisim::sweep;
 using namespace pcisim::test;
 
-namespace {
-
-struct Outcome {
-    int exit_code;  // -1 when killed by a signal
-    std::string err;
-};
-
-Outcome run(const TempDir& dir, const std::string& args) {
-    std::string err = dir / "stderr.txt";
-    int status = std::system((pcisim_binary() + " " + args + " >/dev/null 2>" + err).c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-}  // namespace
-
 TEST_CASE("the watchdog stops a deadlocked ring and says what waits on what", "[robust]") {
     TempDir dir;
     // No write-backs: the driver never sees DD, never cleans, and the queue stops for good.
     // The window is long enough that only the watchdog can end the run.
-    Outcome o = run(dir, "run " + scenario_path("phi-32-66-82541") +
+    CommandOutcome o = run_pcisim("run " + scenario_path("phi-32-66-82541") +
                              " --set testing.nic_drop_writebacks=true"
                              " --set simulation.watchdog_us=1000"
                              " --set simulation.min_window_us=50000");
@@ -57,13 +38,13 @@ TEST_CASE("the watchdog stops a deadlocked ring and says what waits on what", "[
     CHECK(contains(o.err, "NIC TDH 253 TDT 253"));
     CHECK(contains(o.err, "TX FIFO 0 of 16384 B used"));
     // The same scenario without the fault runs to the end.
-    CHECK(run(dir, "run " + scenario_path("phi-32-66-82541") + " --set simulation.watchdog_us=1000")
+    CHECK(run_pcisim("run " + scenario_path("phi-32-66-82541") + " --set simulation.watchdog_us=1000")
               .exit_code == 0);
 }
 
 TEST_CASE("a driver that overruns the TX ring is stopped by the NIC's check", "[robust]") {
     TempDir dir;
-    Outcome o = run(dir, "run " + scenario_path("phi-32-66-82541") +
+    CommandOutcome o = run_pcisim("run " + scenario_path("phi-32-66-82541") +
                              " --set testing.driver_ignore_ring_space=true");
     CHECK(o.exit_code == 1);
     INFO(o.err);
@@ -80,7 +61,7 @@ TEST_CASE("the watchdog is never shorter than the quiet times the driver asks fo
     TempDir dir;
     // notxints cleans from a 1 ms timer: frames may pause for about that long by design, so a
     // 100 us watchdog is widened to twice the timer period and the run completes.
-    CHECK(run(dir, "run " + scenario_path("phi-32-66-82541") +
+    CHECK(run_pcisim("run " + scenario_path("phi-32-66-82541") +
                        " --set driver.notxints=true --set simulation.watchdog_us=100")
               .exit_code == 0);
 }
@@ -88,7 +69,7 @@ TEST_CASE("the watchdog is never shorter than the quiet times the driver asks fo
 TEST_CASE("a run over its wall-clock limit stops with a diagnostic", "[robust]") {
     TempDir dir;
     // 100 s of simulated time cannot be done in 0.2 s of wall clock.
-    Outcome o = run(dir, "run " + scenario_path("phi-32-66-82541") +
+    CommandOutcome o = run_pcisim("run " + scenario_path("phi-32-66-82541") +
                              " --set simulation.min_window_us=1e8"
                              " --set simulation.max_window_us=1e8 --set simulation.max_wall_s=0.2");
     CHECK(o.exit_code == 1);
@@ -101,7 +82,7 @@ TEST_CASE("a sweep with a crashing point writes every other point", "[robust][sw
     TempDir dir;
     std::string out = dir / "sweep.csv";
     // crash_at_us 1e9 is never reached; 50 us is, in the warm-up.
-    Outcome o = run(dir, "sweep " + scenario_path("phi-32-66-82541") +
+    CommandOutcome o = run_pcisim("sweep " + scenario_path("phi-32-66-82541") +
                              " --vary testing.crash_at_us=0,50,1e9 -j 2 -o " + out);
     CHECK(o.exit_code == 1);
     sweep::SweepTable t = sweep::read_table(out);
@@ -149,7 +130,7 @@ TEST_CASE("an interrupted sweep leaves a valid partial output that --resume comp
     CHECK(contains(slurp(out), "interrupted"));
 
     // Resumed with a time limit: point 0 is kept, point 1 now fails by its limit, point 2 runs.
-    Outcome resumed = run(dir, args.substr(1) + " --resume --timeout-s 1");
+    CommandOutcome resumed = run_pcisim(args.substr(1) + " --resume --timeout-s 1");
     CHECK(resumed.exit_code == 1);
     CHECK(contains(resumed.err, "resuming: 1 of 3 points already done"));
     sweep::SweepTable done = sweep::read_table(out);
@@ -158,5 +139,5 @@ TEST_CASE("an interrupted sweep leaves a valid partial output that --resume comp
     CHECK(contains(done.rows[1].error, "time limit"));
     CHECK(done.rows[2].ok);
     // A different sweep is not resumed from this output.
-    CHECK(run(dir, args.substr(1) + " --set bus.clock_mhz=66 --resume").exit_code == 2);
+    CHECK(run_pcisim(args.substr(1) + " --set bus.clock_mhz=66 --resume").exit_code == 2);
 }

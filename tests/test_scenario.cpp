@@ -8,8 +8,10 @@
 #include <fstream>
 
 #include "run/scenario.h"
+#include "test_support.h"
 
 using namespace pcisim;
+using namespace pcisim::test;
 using nlohmann::json;
 
 namespace {
@@ -135,35 +137,20 @@ TEST_CASE("more overrides on a loaded scenario give what the file with all of th
 
 namespace {
 // A directory of scenario and platform files for one test, removed at the end.
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char name[] = "/tmp/pcisim-scenario-XXXXXX";
-        REQUIRE(mkdtemp(name) != nullptr);
-        path = name;
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
+struct ScenarioFiles : TempDir {
+    const std::string root = path.string();
     std::string write(const std::string& file, const std::string& text) const {
-        std::string full = path + "/" + file;
+        std::string full = root + "/" + file;
         std::filesystem::create_directories(std::filesystem::path(full).parent_path());
         std::ofstream(full) << text;
         return full;
     }
 };
 
-std::vector<std::string> load_problems(const std::string& file,
-                                       const std::vector<std::string>& sets = {}) {
-    try {
-        Scenario::load(file, sets);
-    } catch (const ScenarioError& e) {
-        return e.problems();
-    }
-    return {};
-}
 }  // namespace
 
 TEST_CASE("a platform may name another platform, resolved beside the file that names it") {
-    TempDir dir;
+    ScenarioFiles dir;
     dir.write("boards/base.json", R"({"bus": {"clock_mhz": 66, "latency_timer_clocks": 32},
                                      "host": {"memory_latency_ns": 200}})");
     dir.write("boards/board.json", R"({"platform": "base.json", "bus": {"clock_mhz": 33}})");
@@ -177,13 +164,13 @@ TEST_CASE("a platform may name another platform, resolved beside the file that n
 }
 
 TEST_CASE("platforms that name each other in a cycle, or too many of them, are refused") {
-    TempDir dir;
+    ScenarioFiles dir;
     dir.write("a.json", R"({"platform": "b.json"})");
     dir.write("b.json", R"({"platform": "a.json"})");
     dir.write("self.json", R"({"platform": "self.json"})");
     auto p = load_problems(dir.write("cycle.json", R"({"platform": "a.json"})"));
     REQUIRE(p.size() == 1);
-    CHECK(p[0].rfind("platform: \"a.json\" (named in " + dir.path + "/b.json) is a cycle: ", 0) == 0);
+    CHECK(p[0].rfind("platform: \"a.json\" (named in " + dir.root + "/b.json) is a cycle: ", 0) == 0);
     CHECK(p[0].find("expected platforms that never name one already read") != std::string::npos);
     p = load_problems(dir.write("self-cycle.json", R"({"platform": "self.json"})"));
     REQUIRE(p.size() == 1);
@@ -196,12 +183,12 @@ TEST_CASE("platforms that name each other in a cycle, or too many of them, are r
     CHECK(p.empty());  // 8 platforms
     p = load_problems(dir.write("too-long.json", R"({"platform": "p1.json"})"));
     REQUIRE(p.size() == 1);
-    CHECK(p[0] == "platform: \"p9.json\" (named in " + dir.path +
+    CHECK(p[0] == "platform: \"p9.json\" (named in " + dir.root +
                       "/p8.json) is platform number 9 of a chain; expected at most 8");
 }
 
 TEST_CASE("a platform's own problems are reported with the scenario's, naming its file") {
-    TempDir dir;
+    ScenarioFiles dir;
     std::string board = dir.write("board.json", "{\"bus\": {\"kind\": \"pci\",\n\"kind\": \"pcix\"},"
                                                 " \"platform\": \"missing.json\"}");
     auto p = load_problems(dir.write("s.json", R"({"platform": "board.json", "bus": {"clok": 1}})"));
@@ -214,7 +201,7 @@ TEST_CASE("a platform's own problems are reported with the scenario's, naming it
     CHECK(p[2].rfind("bus.clok: unknown key", 0) == 0);
     p = load_problems(dir.write("t.json", R"({"platform": "board2.json"})"));
     REQUIRE(p.size() == 1);
-    CHECK(p[0].rfind("platform: \"board2.json\" (named in " + dir.path + "/t.json) was not found", 0) == 0);
+    CHECK(p[0].rfind("platform: \"board2.json\" (named in " + dir.root + "/t.json) was not found", 0) == 0);
 }
 
 TEST_CASE("a platform chosen with --set is loaded, at load and on a loaded scenario") {

@@ -3,12 +3,16 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "run/scenario.h"
 
 namespace pcisim::test {
 
@@ -39,6 +43,36 @@ inline std::string slurp(const std::string& path) {
     std::stringstream b;
     b << in.rdbuf();
     return b.str();
+}
+
+// What the built pcisim did with `args`: its exit code (-1 when killed by a signal) and what it
+// wrote to standard error; standard output goes to `stdout_to`.
+struct CommandOutcome {
+    int exit_code;
+    std::string err;
+};
+inline CommandOutcome run_pcisim(const std::string& args,
+                                 const std::string& stdout_to = "/dev/null") {
+    TempDir dir;
+    std::string err = dir / "stderr.txt";
+    int status =
+        std::system((pcisim_binary() + " " + args + " >" + stdout_to + " 2>" + err).c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
+}
+
+inline bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// The problems loading `file` with `sets` reports, one per line; empty when it loads.
+inline std::vector<std::string> load_problems(const std::string& file,
+                                              const std::vector<std::string>& sets = {}) {
+    try {
+        Scenario::load(file, sets);
+    } catch (const ScenarioError& e) {
+        return e.problems();
+    }
+    return {};
 }
 
 // Overrides for a run of exactly `window_us` measured after exactly `warmup_us`, in one batch.

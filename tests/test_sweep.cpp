@@ -159,21 +159,6 @@ TEST_CASE("sweep --vary ranges and lists give the expected values", "[sweep]") {
 
 namespace {
 
-struct Outcome {
-    int exit_code;  // -1 when killed by a signal
-    std::string err;
-};
-
-Outcome run_saying(const TempDir& dir, const std::string& args) {
-    std::string err = dir / "stderr.txt";
-    int status = std::system((pcisim_binary() + " " + args + " >/dev/null 2>" + err).c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
 // A sweep whose one point would run for minutes: whatever ends it early did so before the point.
 const std::string kLongPoint = " --set simulation.max_window_us=1e8 --set simulation.warmup_us=20"
                                " --vary simulation.min_window_us=1e8";
@@ -184,16 +169,16 @@ TEST_CASE("a sweep refuses an output it cannot or must not write before the firs
           "[sweep]") {
     TempDir dir;
     std::string sweep = "sweep " + kScenario + kLongPoint + " -o ";
-    Outcome missing = run_saying(dir, sweep + (dir / "no/such/folder/out.csv"));
+    CommandOutcome missing = run_pcisim(sweep + (dir / "no/such/folder/out.csv"));
     CHECK(missing.exit_code == 2);
     CHECK(contains(missing.err, "no/such/folder does not exist; expected an existing folder"));
 
     // A device node would be replaced by the renamed file.
-    Outcome device = run_saying(dir, sweep + "/dev/null");
+    CommandOutcome device = run_pcisim(sweep + "/dev/null");
     CHECK(device.exit_code == 2);
     CHECK(contains(device.err, "-o /dev/null: not a regular file"));
     CHECK(fs::is_character_file("/dev/null"));
-    Outcome folder = run_saying(dir, sweep + dir.path.string());
+    CommandOutcome folder = run_pcisim(sweep + dir.path.string());
     CHECK(folder.exit_code == 2);
     CHECK(contains(folder.err, "not a regular file"));
 
@@ -202,7 +187,7 @@ TEST_CASE("a sweep refuses an output it cannot or must not write before the firs
     fs::copy_file(kScenario, scenario);
     const std::string text = slurp(scenario);
     for (const std::string& out : {dir / "scen.json", dir / "scen.csv"}) {
-        Outcome input = run_saying(dir, "sweep " + scenario + kLongPoint + " -o " + out);
+        CommandOutcome input = run_pcisim("sweep " + scenario + kLongPoint + " -o " + out);
         CHECK(input.exit_code == 2);
         CHECK(contains(input.err, "is the input file " + scenario));
     }
@@ -225,17 +210,17 @@ TEST_CASE("a second sweep on the same output is refused while the first runs", "
     while (!fs::exists(dir / "out.journal") && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     REQUIRE(fs::exists(dir / "out.journal"));
-    Outcome second = run_saying(dir, "sweep " + kScenario + " --vary masters.0.bytes=128" + kShort +
+    CommandOutcome second = run_pcisim("sweep " + kScenario + " --vary masters.0.bytes=128" + kShort +
                                          " -o " + out);
     CHECK(second.exit_code == 2);
     CHECK(contains(second.err, out + " is being written by process " + std::to_string(first)));
-    Outcome merge = run_saying(dir, "merge " + out + " " + (dir / "shard.csv"));
+    CommandOutcome merge = run_pcisim("merge " + out + " " + (dir / "shard.csv"));
     CHECK(merge.exit_code == 2);
     CHECK(contains(merge.err, "is being written by"));
     // The kernel drops the lock of a killed sweep: no stale lock stops the next one.
     kill(first, SIGKILL);
     waitpid(first, nullptr, 0);
-    CHECK(run_saying(dir, "sweep " + kScenario + " --vary masters.0.bytes=128" + kShort + " -o " +
+    CHECK(run_pcisim("sweep " + kScenario + " --vary masters.0.bytes=128" + kShort + " -o " +
                               out)
               .exit_code == 0);
     CHECK_FALSE(fs::exists(dir / "out.lock"));
@@ -243,7 +228,7 @@ TEST_CASE("a second sweep on the same output is refused while the first runs", "
 
 TEST_CASE("a key both set and varied is refused", "[sweep]") {
     TempDir dir;
-    Outcome o = run_saying(dir, "sweep " + kScenario + " --set masters.0.bytes=70" +
+    CommandOutcome o = run_pcisim("sweep " + kScenario + " --set masters.0.bytes=70" +
                                     " --vary masters.0.bytes=128,256 -o " + (dir / "x.csv"));
     CHECK(o.exit_code == 2);
     CHECK(contains(o.err, "--set masters.0.bytes=70: \"masters.0.bytes\" is also varied"));
@@ -261,18 +246,18 @@ TEST_CASE("the point count cannot overflow and large sweeps need --force", "[swe
     // 65536^4 = 2^64 wrapped to 0 points, once.
     std::string wraps = " --vary packet.size=1:65536:1 bus.clock_mhz=1:65536:1"
                         " driver.ring_size=1:65536:1 masters.0.bytes=1:65536:1";
-    Outcome o = run_saying(dir, base + wraps + " --force");
+    CommandOutcome o = run_pcisim(base + wraps + " --force");
     CHECK(o.exit_code == 2);
     CHECK(contains(o.err, "the product of the axes has more than"));
     std::vector<sweep::Axis> axes(4, sweep::parse_axis("packet.size=1:65536:1"));
     CHECK_THROWS_AS(sweep::point_count(axes), sweep::UsageError);
     // 1e15 points would eat the memory even with --force.
-    o = run_saying(dir, base + " --vary packet.size=1:100000:1 bus.clock_mhz=1:100000:1"
+    o = run_pcisim(base + " --vary packet.size=1:100000:1 bus.clock_mhz=1:100000:1"
                                " masters.0.bytes=1:100000:1 --force");
     CHECK(o.exit_code == 2);
     CHECK(contains(o.err, "1000000000000000 points is more than one run can hold"));
     // 1.8 million points: refused without --force, and none runs.
-    o = run_saying(dir, base + " --vary packet.size=1:2000:1 masters.0.bytes=1:900:1");
+    o = run_pcisim(base + " --vary packet.size=1:2000:1 masters.0.bytes=1:900:1");
     CHECK(o.exit_code == 2);
     CHECK(contains(o.err, "1800000 points is more than 100000"));
     CHECK(contains(o.err, "--force"));
@@ -286,12 +271,12 @@ TEST_CASE("sweep -j and --timeout-s take only sensible numbers", "[sweep]") {
     TempDir dir;
     std::string base = "sweep " + kScenario + kLongPoint + " -o " + (dir / "x.csv");
     for (const char* j : {"-1", "0", "nan", "1.5", "1e9", "x"}) {
-        Outcome o = run_saying(dir, base + " -j " + j);
+        CommandOutcome o = run_pcisim(base + " -j " + j);
         CHECK(o.exit_code == 2);
         CHECK(contains(o.err, std::string("-j ") + j + ": expected a whole number from 1 to 1024"));
     }
     for (const char* t : {"nan", "inf", "-1"}) {
-        Outcome o = run_saying(dir, base + " --timeout-s " + t);
+        CommandOutcome o = run_pcisim(base + " --timeout-s " + t);
         CHECK(o.exit_code == 2);
         CHECK(contains(o.err, std::string("--timeout-s ") + t + ": expected a finite number >= 0"));
     }
@@ -375,7 +360,7 @@ TEST_CASE("a sweep stopped by SIGHUP writes what it finished and --resume comple
     CHECK(partial.rows[0].ok);
     CHECK(partial.rows[1].error == "interrupted");
     CHECK_FALSE(fs::exists(dir / "out.journal"));  // its rows are in the outputs
-    Outcome resumed = run_saying(dir, args.substr(1) + " --resume --timeout-s 0.5");
+    CommandOutcome resumed = run_pcisim(args.substr(1) + " --resume --timeout-s 0.5");
     CHECK(resumed.exit_code == 1);
     CHECK(contains(resumed.err, "resuming: 1 of 2 points already done"));
 }
@@ -383,12 +368,12 @@ TEST_CASE("a sweep stopped by SIGHUP writes what it finished and --resume comple
 TEST_CASE("a sweep whose strings are not UTF-8 is refused naming the key", "[sweep]") {
     TempDir dir;
     std::string out = dir / "x.csv";
-    Outcome o = run_saying(dir, "sweep " + kScenario + " --set \"name=caf$(printf '\\351')\"" +
+    CommandOutcome o = run_pcisim("sweep " + kScenario + " --set \"name=caf$(printf '\\351')\"" +
                                     " --vary masters.0.bytes=128" + kShort + " -o " + out);
     CHECK(o.exit_code == 2);
     CHECK(contains(o.err, "name: the string \"caf\\xE9\" is not valid UTF-8"));
     CHECK_FALSE(fs::exists(out));
-    o = run_saying(dir, "sweep " + kScenario + " --vary \"name=a,b$(printf '\\377')\"" + kShort +
+    o = run_pcisim("sweep " + kScenario + " --vary \"name=a,b$(printf '\\377')\"" + kShort +
                             " -o " + out);
     CHECK(o.exit_code == 2);
     CHECK(contains(o.err, "the string \"b\\xFF\" is not valid UTF-8"));
