@@ -106,19 +106,7 @@ TEST_CASE("an interrupted sweep leaves a valid partial output that --resume comp
                        " --vary simulation.min_window_us=200,1e8,300"
                        " --set simulation.max_window_us=1e8 --set simulation.warmup_us=20"
                        " --set simulation.batch_us=200 -j 1 -o " + out;
-    pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        std::string command = "exec " + pcisim_binary() + args + " >/dev/null 2>" + err;
-        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
-    }
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (!contains(slurp(err), "sweep: 1/3") && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    kill(pid, SIGINT);
-    int status = 0;
-    REQUIRE(waitpid(pid, &status, 0) == pid);
+    int status = signal_when(args, err, "sweep: 1/3", SIGINT);
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 130);
     sweep::SweepTable partial = sweep::read_table(out);

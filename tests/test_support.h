@@ -3,13 +3,17 @@
 
 #include <catch2/catch.hpp>
 
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "run/scenario.h"
@@ -62,6 +66,26 @@ inline CommandOutcome run_pcisim(const std::string& args,
 
 inline bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
+}
+
+// Starts the built pcisim with `args` (stderr to `err`), sends it `signal` once its stderr shows
+// `progress` (or after 60 s), and returns its wait status.
+inline int signal_when(const std::string& args, const std::string& err,
+                       const std::string& progress, int signal) {
+    pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        std::string command = "exec " + pcisim_binary() + " " + args + " >/dev/null 2>" + err;
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!contains(slurp(err), progress) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    kill(pid, signal);
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    return status;
 }
 
 // The problems loading `file` with `sets` reports, one per line; empty when it loads.
