@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "e1000/e1000_regs.h"
+#include "run/platform.h"
 #include "software/skb_pool.h"
 
 namespace pcisim {
@@ -129,16 +130,17 @@ const std::vector<SchemaChild>* schema_children(const std::string& object_path) 
 
 namespace {
 
-// Host memory must hold what the run puts there (model/run/simulation.cpp, kRingBase,
-// kRingSpacing, kSkbBase): each port's descriptor ring, 1 MiB apart from 1 MiB on, and, when
-// pktgen sends, the socket buffers from 4 MiB on.  pktgen keeps a buffer for every packet the
+// Host memory must hold what the run puts there (Platform's layout, model/run/platform.h):
+// each port's descriptor ring, 1 MiB apart from 1 MiB on, and, when pktgen sends, the socket
+// buffers from 4 MiB on.  pktgen keeps a buffer for every packet the
 // ring can hold plus the one it is building (clone_skb N: one per N packets, plus one more that
 // a ring's packets can straddle); each takes its size class (SkbPool), at least a cache line.
 // A packet takes at least one descriptor per 4096 bytes (the driver's E1000_MAX_DATA_PER_TXD),
 // so a ring holds at most ring_size / that many packets.
 constexpr std::uint64_t kMiB = 1 << 20;
-constexpr std::uint64_t kRingBase = kMiB, kRingSpacing = kMiB, kSkbBase = 4 * kMiB;
-constexpr std::uint64_t kMaxDataPerDescriptor = 4096;
+constexpr std::uint64_t kRingBase = Platform::kRingBase, kRingSpacing = Platform::kRingSpacing,
+                        kSkbBase = Platform::kSkbBase;
+constexpr std::uint64_t kMaxDataPerDescriptor = E1000Driver::kMaxDataPerDescriptor;
 
 void check_host_memory(const json& doc, std::vector<std::string>& problems) {
     if (!doc["nic"]["enabled"].get<bool>()) return;
@@ -170,8 +172,8 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
 }
 
 // A bridge or a master is a SystemC module named by its "name", beside the model's own modules
-// (model/run/simulation.cpp: host, face, bus, nic, cpu0.., watchdog, recorder), and its row in
-// the results and traces goes by that name.  SystemC renames a name that is taken ("x_0",
+// (model/run/platform.cpp and simulation.cpp: host, face, bus, nic, cpu0.., watchdog,
+// recorder), and its row in the results and traces goes by that name.  SystemC renames a name that is taken ("x_0",
 // warning W505) and replaces '.' and white space (W506): what a result showed would not be the
 // name given, and two masters of one name would draw the same random gaps.
 bool model_module_name(const std::string& name) {

@@ -14,7 +14,6 @@ namespace pcisim {
 using namespace e1000;
 
 namespace {
-constexpr std::uint32_t kMaxDataPerDescriptor = 4096;  // E1000_MAX_DATA_PER_TXD
 // IMS_ENABLE_MASK of 2.6.9: RXT0 | TXDW | RXDMT0 | RXSEQ | LSC.
 constexpr std::uint32_t kRxt0 = 1u << 7, kRxdmt0 = 1u << 4, kRxseq = 1u << 3;
 constexpr std::uint32_t kTctlPsp = 1u << 3;

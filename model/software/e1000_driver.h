@@ -38,6 +38,8 @@ struct DriverOptions {
 
 class E1000Driver {
 public:
+    static constexpr std::uint32_t kMaxDataPerDescriptor = 4096;  // E1000_MAX_DATA_PER_TXD
+
     // `bar` is the port's register base; the ring lives at `ring_base` in host memory.
     E1000Driver(Cpu& cpu, const DriverOptions& options, std::uint64_t bar,
                 std::uint64_t ring_base, std::function<void(const Skb&)> free_skb);
