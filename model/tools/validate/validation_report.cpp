@@ -106,7 +106,9 @@ std::string report_markdown(const std::vector<Check>& checks, const Summary& sum
       << " % and positions within " << tol.step_position_bytes
       << " bytes, wire-speed crossover within " << tol.crossover_pct
       << " %, wire-speed cases within " << tol.wire_pct << " % of 125e6/(s+24).\n\n"
-         "![measured and simulated](figures/validation.png)\n\n"
+         // plots/regenerate's panel figure, in figures/ beside the report when plots/reproduce
+         // writes both (out/, or docs/ with --out docs).
+         "![measured and simulated](figures/simulated_vs_measured.png)\n\n"
          "## Calibration table\n\n"
          "| case | check | scenario | size | measured | simulated | error | ok | note |\n"
          "|---|---|---|---|---|---|---|---|---|\n";
