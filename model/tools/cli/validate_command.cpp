@@ -79,7 +79,8 @@ int validate(const Args& args) {
     std::string case_id, doc, json_out, jobs_text;
     std::size_t jobs = sweep::default_parallelism();
     bool predictions = false;
-    po::options_description opts("pcisim validate [--case ID] [-j N] [--doc FILE] [--predictions]");
+    po::options_description opts(
+        "pcisim validate [--case ID] [-j N] [--doc FILE] [--json OUT] [--predictions]");
     opts.add_options()("help,h", "this help")(
         "case", po::value<std::string>(&case_id), "only the calibration case with this id")(
         "jobs,j", po::value<std::string>(&jobs_text),
