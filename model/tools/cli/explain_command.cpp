@@ -32,7 +32,7 @@ int explain(const Args& args) {
         "override a scenario key: --set packet.size=300")(
         "json", po::value<std::string>(&json_out), "write the explanation as JSON to this file");
     recording.add_to(opts);
-    opts.add_options()("scenario", po::value<std::string>(&file)->required(), "scenario JSON file");
+    opts.add_options()("scenario", po::value<std::string>(&file), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     try {
@@ -46,6 +46,8 @@ int explain(const Args& args) {
             return 0;
         }
         po::notify(vm);
+        // Not ->required(): boost would name a '--scenario' option the usage never shows.
+        if (file.empty()) throw po::error("missing SCENARIO, the scenario JSON file to explain");
     } catch (const po::error& e) {
         std::cerr << "pcisim explain: " << e.what() << "\n";
         return 2;
@@ -59,6 +61,13 @@ int explain(const Args& args) {
         return report_scenario_error(e);
     } catch (const std::invalid_argument& e) {
         std::cerr << "pcisim explain: " << e.what() << "\n";
+        return 2;
+    }
+    // The explanation follows the NIC's frames; without a NIC no window is long enough.
+    if (!s->boolean("nic.enabled")) {
+        std::cerr << "pcisim explain: " << file
+                  << ": nic.enabled is false; explain follows the frames of the e1000 NIC, so the "
+                     "scenario needs one\n";
         return 2;
     }
     nlohmann::json x;

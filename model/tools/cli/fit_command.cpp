@@ -46,12 +46,14 @@ int fit(const Args& args) {
         "bus-bytes-per-s", po::value<std::string>(&bus_rate),
         "B for the fixed-B fits when the CSV has no bus.width_bits and bus.clock_mhz columns")(
         "json", po::value<std::string>(&json_out), "write the fits as JSON to this file")(
-        "sweep", po::value<std::string>(&csv_path)->required(), "sweep CSV");
+        "sweep", po::value<std::string>(&csv_path), "sweep CSV");
     po::positional_options_description pos;
     pos.add("sweep", 1);
     try {
         po::variables_map vm;
         if (!parse_options(args, opts, vm, &pos)) return 0;
+        // Not ->required(): boost would name a '--sweep' option the usage never shows.
+        if (csv_path.empty()) throw po::error("missing SWEEP.csv, the sweep to fit");
         if (vm.count("bus-bytes-per-s"))
             cols.bus_bytes_per_s = parse_finite("--bus-bytes-per-s", bus_rate, 0, true);
         if (vm.count("group-by")) cols.group_by = split_commas(group_by);

@@ -40,12 +40,14 @@ std::optional<ScenarioArgs> parse(const Args& args, bool with_json, const char* 
                            "write the full results as JSON to this file");
         a.recording.add_to(opts);
     }
-    opts.add_options()("scenario", po::value<std::string>(&a.file)->required(),
-                       "scenario JSON file");
+    opts.add_options()("scenario", po::value<std::string>(&a.file), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
     if (!parse_options(args, opts, vm, &pos)) return std::nullopt;
+    // Checked here rather than by ->required(): the option is given positionally, and boost's
+    // message would name a '--scenario' option the usage never shows.
+    if (a.file.empty()) throw po::error("missing SCENARIO, the scenario JSON file to load");
     return a;
 }
 
@@ -135,7 +137,17 @@ int check(const Args& args) {
     return 0;
 }
 
-int schema(const Args&) {
+int schema(const Args& args) {
+    po::options_description opts("pcisim schema: every scenario key, its type, default and "
+                                 "meaning, as Markdown on stdout");
+    opts.add_options()("help,h", "this help");
+    try {
+        po::variables_map vm;
+        if (!parse_options(args, opts, vm)) return 0;
+    } catch (const po::error& e) {
+        std::cerr << "pcisim schema: " << e.what() << "\n";
+        return 2;
+    }
     std::cout << schema_markdown();
     return 0;
 }

@@ -76,11 +76,13 @@ std::optional<SweepArgs> parse_sweep_args(const Args& args) {
         "crash): its ok points are kept, the others run")(
         "force", po::bool_switch(&a.force),
         "run a sweep of more than 100000 points")(
-        "scenario", po::value<std::string>(&a.file)->required(), "scenario JSON file");
+        "scenario", po::value<std::string>(&a.file), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
     if (!parse_options(args, opts, vm, &pos)) return std::nullopt;
+    // Not ->required(): boost would name a '--scenario' option the usage never shows.
+    if (a.file.empty()) throw po::error("missing SCENARIO, the scenario JSON file to sweep");
     if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
     if (vm.count("jobs")) a.jobs = parse_count("-j", jobs, 1, kMaxWorkers);
     a.timeout_s = parse_finite("--timeout-s", timeout, 0, false);
