@@ -6,6 +6,7 @@
 #include "tools/cli/commands.h"
 #include "tools/cli/options.h"
 #include "tools/cli/recording_options.h"
+#include "tools/cli/run_progress.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
 #include "run/scenario.h"
@@ -101,7 +102,10 @@ int run(const Args& args) {
     try {
         Simulation sim(*s);
         if (recording) sim.attach_recorder(*recording);
-        results = sim.run();
+        {
+            RunProgress progress("pcisim run: " + s->text("name"));
+            results = sim.run();
+        }
         // The recording names the simulation's modules: write it while they exist.
         if (recording && !a.recording.write_views(*recording, "run")) return 1;
     } catch (const std::exception& e) {
