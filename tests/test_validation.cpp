@@ -33,6 +33,7 @@ TEST_CASE("pcisim validate: every calibration case within tolerance but the know
     CHECK(status != -1);
     CHECK(r["summary"]["median_abs_pct"].get<double>() <= 3.0);
     CHECK(r["summary"]["points"].get<int>() == 72);
+    CHECK(r["provenance"]["command_line"].at(1) == "validate");
     for (const auto& c : r["checks"]) {
         if (c["ok"]) continue;
         // p4-865, 1500 B, ring 256: measured 56356 pps with many pktgen errors reported; the

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "core/sim_time.h"
 
 namespace {
@@ -30,6 +31,7 @@ const char* kUsage =
     "        [--vcd FILE] [--trace FILE]                  where the time of a packet goes\n"
     "  bench [--case ID ...] [--packets N1,N2,...] [--runs R] [--json OUT]\n"
     "                                                    how fast the simulator runs\n"
+    "  version, --version                                pcisim's version, git commit, SystemC\n"
     "Run 'pcisim COMMAND --help' for a command's options.\n";
 
 // A full disk, a closed pipe or /dev/full must not pass for success: every command's report
@@ -48,6 +50,7 @@ int checked_stdout(int code) {
 // Called by SystemC's sc_elab_and_sim() from main() below.
 int sc_main(int argc, char* argv[]) {
     pcisim::use_picosecond_resolution();
+    pcisim::cli::record_command_line(argc, argv);
     const std::map<std::string, int (*)(const pcisim::cli::Args&)> commands = {
         {"run", pcisim::cli::run},
         {"check", pcisim::cli::check},
@@ -62,6 +65,10 @@ int sc_main(int argc, char* argv[]) {
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
         std::cout << kUsage;
         return checked_stdout(argc < 2 ? 2 : 0);
+    }
+    if (std::string(argv[1]) == "--version" || std::string(argv[1]) == "version") {
+        std::cout << pcisim::cli::version_line() << "\n";
+        return checked_stdout(0);
     }
     auto it = commands.find(argv[1]);
     if (it == commands.end()) {

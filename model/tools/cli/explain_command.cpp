@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/recording_options.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
@@ -82,6 +83,8 @@ int explain(const Args& args) {
         setup.ports = traffic.ports;
         x = pcisim::explain(*rec, setup);
         x["scenario"] = s->text("name");
+        x["resolved_scenario"] = s->resolved();
+        x["provenance"] = provenance();
         x["run"] = {{"tx_pps", results.value("tx_pps", 0.0)},
                     {"wire_limit_pps", results.value("wire_limit_pps", 0.0)},
                     {"window_us", results["window_us"]}};

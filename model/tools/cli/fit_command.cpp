@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
 #include "tools/fit/curve_fit.h"
@@ -123,6 +124,7 @@ int fit(const Args& args) {
         std::cerr << "pcisim fit: " << csv_path << ": no successful points to fit\n";
         return 1;
     }
+    doc["provenance"] = provenance();
     if (!json_out.empty()) {
         try {
             output::write_text_file(json_out, output::json_text(doc, 2, json_out) + "\n");

@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/options.h"
 #include "tools/cli/recording_options.h"
 #include "tools/cli/run_progress.h"
@@ -113,6 +114,8 @@ int run(const Args& args) {
         return 1;
     }
     std::cout << summarize(results);
+    // The results already hold the resolved scenario; this says what made them.
+    results["provenance"] = provenance();
     if (!a.json_out.empty()) {
         try {
             output::write_text_file(a.json_out, output::json_text(results, 2, a.json_out) + "\n");

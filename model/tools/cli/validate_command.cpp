@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
@@ -125,10 +126,11 @@ int validate(const Args& args) {
                 doc, validate::report_markdown(
                          checks, summary, set.tolerances(), grid,
                          set.predictions().value("notes", std::vector<std::string>{})));
-        if (!json_out.empty())
-            output::write_text_file(
-                json_out,
-                output::json_text(validate::to_json(checks, summary, grid), 2, json_out) + "\n");
+        if (!json_out.empty()) {
+            nlohmann::json report = validate::to_json(checks, summary, grid);
+            report["provenance"] = provenance();
+            output::write_text_file(json_out, output::json_text(report, 2, json_out) + "\n");
+        }
         return summary.ok && failures.empty() ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "pcisim validate: " << e.what() << "\n";
