@@ -11,6 +11,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
@@ -166,6 +167,17 @@ std::map<std::size_t, sweep::SweepRow> finished_rows(const sweep::SweepTable& no
     return ok;
 }
 
+// The provenance of the run that started the sweep `--resume` continues (OUT.json's, else the
+// journal's), so that a sweep finished in several runs has the same output as one run; null
+// when neither records one.
+nlohmann::json first_provenance(const std::string& out, const std::string& journal) {
+    if (std::filesystem::exists(sweep::json_path_for(out))) {
+        nlohmann::json p = sweep::read_table(out).provenance;
+        if (!p.is_null()) return p;
+    }
+    return sweep::SweepJournal::recorded_provenance(journal);
+}
+
 }  // namespace
 
 int sweep(const Args& args) {
@@ -197,6 +209,7 @@ int sweep(const Args& args) {
     }
     table.scenario_file = a.file;
     table.sets = a.sets;
+    table.provenance = provenance();
     // Every string of OUT.json is known now; one that is not UTF-8 would fail the write after
     // every point ran.
     if (auto bad = output::invalid_utf8(sweep::identity_json(table))) {
@@ -219,6 +232,8 @@ int sweep(const Args& args) {
         if (a.resume) {
             try {
                 done = finished_rows(table, a.out, journal_path);
+                if (auto first = first_provenance(a.out, journal_path); !first.is_null())
+                    table.provenance = std::move(first);
             } catch (const std::runtime_error& e) {
                 throw std::runtime_error(std::string("--resume: ") + e.what());
             }
