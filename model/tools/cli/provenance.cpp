@@ -48,6 +48,27 @@ nlohmann::json provenance() {
             {"command_line", args}};
 }
 
+nlohmann::json provenance_without(const std::vector<std::string>& output_options) {
+    nlohmann::json p = provenance();
+    const std::vector<std::string> all = p["command_line"];
+    std::vector<std::string> kept;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        bool dropped = false;
+        for (const auto& option : output_options) {
+            if (all[i] == option) {
+                ++i;  // and its value
+                dropped = true;
+            } else if (all[i].rfind(option + "=", 0) == 0) {
+                dropped = true;
+            }
+            if (dropped) break;
+        }
+        if (!dropped) kept.push_back(all[i]);
+    }
+    p["command_line"] = kept;
+    return p;
+}
+
 std::string version_line() {
     return std::string("pcisim ") + PCISIM_VERSION + " (git " + PCISIM_GIT + "), SystemC " +
            systemc_version();

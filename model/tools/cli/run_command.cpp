@@ -114,8 +114,9 @@ int run(const Args& args) {
         return 1;
     }
     std::cout << summarize(results);
-    // The results already hold the resolved scenario; this says what made them.
-    results["provenance"] = provenance();
+    // The results already hold the resolved scenario; this says what made them.  Where the
+    // results and recordings were written is no part of what they are.
+    results["provenance"] = provenance_without({"--json", "--vcd", "--trace", "--window"});
     if (!a.json_out.empty()) {
         try {
             output::write_text_file(a.json_out, output::json_text(results, 2, a.json_out) + "\n");
