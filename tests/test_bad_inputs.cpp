@@ -508,3 +508,36 @@ TEST_CASE("run --json with a string that is not UTF-8 names the key and writes n
     std::ifstream written(out);
     CHECK_FALSE(written.good());
 }
+
+TEST_CASE("a command without its scenario names the SCENARIO argument, not a hidden option") {
+    for (const std::string command : {"run", "check", "explain", "sweep --vary packet.size=60"}) {
+        INFO("pcisim " << command);
+        CommandOutcome o = run_pcisim(command);
+        INFO(o.err);
+        CHECK(o.exit_code == 2);
+        CHECK(o.err.find("missing SCENARIO") != std::string::npos);
+        CHECK(o.err.find("--scenario") == std::string::npos);
+    }
+    CommandOutcome fit = run_pcisim("fit");
+    CHECK(fit.exit_code == 2);
+    CHECK(fit.err.find("missing SWEEP.csv") != std::string::npos);
+}
+
+TEST_CASE("schema --help prints its help, not the schema") {
+    TempDir dir;
+    const std::string out = dir / "help.txt";
+    CHECK(run_pcisim("schema --help", out).exit_code == 0);
+    const std::string help = slurp(out);
+    CHECK(help.find("pcisim schema") != std::string::npos);
+    CHECK(help.find("bus.clock_mhz") == std::string::npos);
+    CHECK(run_pcisim("schema --bogus").exit_code == 2);
+}
+
+TEST_CASE("explain on a scenario without a NIC says so once, not 'make the window longer'") {
+    CommandOutcome o = run_pcisim("explain " + bus_demo() + " --set nic.enabled=false");
+    INFO(o.err);
+    CHECK(o.exit_code == 2);
+    CHECK(o.err.find("nic.enabled is false") != std::string::npos);
+    CHECK(o.err.find("window longer") == std::string::npos);
+    CHECK(o.err.find("explain: explain:") == std::string::npos);
+}

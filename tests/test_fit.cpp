@@ -2,12 +2,14 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 #include "tools/fit/curve_fit.h"
 #include "tools/fit/formula_fit.h"
 #include "tools/fit/regimes.h"
 #include "tools/fit/sweep_curves.h"
+#include "test_support.h"
 
 using namespace pcisim::fit;
 using Catch::Detail::Approx;
@@ -156,4 +158,35 @@ TEST_CASE("an ok point that sent nothing is an error, not a row left out", "[fit
     // A failed point's empty rate is no such error: its status says why.
     std::istringstream failed("packet.size,status,error,tx_pps\n60,ok,,5e5\n64,failed,crash,\n");
     CHECK(read_curves(failed, CurveColumns{}).at(0).samples.size() == 1);
+}
+
+TEST_CASE("fit warns when the sweep did not finish every point, and fits the rest", "[fit]") {
+    using namespace pcisim::test;
+    TempDir dir;
+    const std::string csv = dir / "sweep.csv";
+    std::ofstream(csv) << "packet.size,status,error,tx_pps\n60,ok,,5e5\n64,ok,,4.9e5\n"
+                          "68,ok,,4.8e5\n72,failed,time limit of 10 s exceeded,\n";
+    CommandOutcome failed = run_pcisim("fit " + csv);
+    INFO(failed.err);
+    CHECK(failed.exit_code == 0);
+    CHECK(contains(failed.err, "warning: " + csv + " is incomplete: 1 row(s) with a status other "
+                               "than ok; fitting the 3 finished points only"));
+
+    // An interrupted sweep: its JSON counts every point, its CSV lacks the unfinished ones.
+    const std::string sweep = dir / "real.csv";
+    REQUIRE(run_pcisim("sweep " + scenario_path("phi-32-33-82540") +
+                       " --vary packet.size=60,64,68,72 -j 2 --set simulation.warmup_us=20"
+                       " --set simulation.batch_us=200 --set simulation.min_window_us=200 -o " +
+                       sweep)
+                .exit_code == 0);
+    CommandOutcome complete = run_pcisim("fit " + sweep);
+    CHECK(complete.exit_code == 0);
+    CHECK_FALSE(contains(complete.err, "warning"));
+    std::string text = slurp(sweep);
+    text.erase(text.rfind('\n', text.size() - 2) + 1);  // drop the last row
+    std::ofstream(sweep) << text;
+    CommandOutcome cut = run_pcisim("fit " + sweep);
+    INFO(cut.err);
+    CHECK(cut.exit_code == 0);
+    CHECK(contains(cut.err, "1 of 4 points have no row; fitting the 3 finished points only"));
 }

@@ -1,12 +1,14 @@
 // plots/regenerate runs headless on a tiny synthetic sweep and writes every figure.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "test_support.h"
+#include "tools/validate/validation_report.h"
 
 namespace fs = std::filesystem;
 using namespace pcisim::test;
@@ -67,4 +69,17 @@ TEST_CASE("plots/regenerate works without fits and rejects a missing column", "[
     CHECK(run(script) == 0);
     CHECK(figures_written(out));
     CHECK(run(script + " --y no_such_column") != 0);
+}
+
+TEST_CASE("the figure the validation report embeds is one plots/regenerate draws", "[plots]") {
+    // plots/reproduce writes the report (validation.md) beside the figures/ it draws into.
+    const std::string report = pcisim::validate::report_markdown({}, {}, {}, {}, {});
+    const std::string link = "](figures/";
+    std::size_t at = report.find(link);
+    REQUIRE(at != std::string::npos);
+    at += link.size();
+    const std::string figure = report.substr(at, report.find(".png)", at) - at);
+    INFO("the report embeds figures/" << figure << ".png");
+    CHECK(std::find(std::begin(kFigures), std::end(kFigures), figure) != std::end(kFigures));
+    CHECK(fs::exists(kSource + "/docs/figures/" + figure + ".png"));
 }

@@ -129,3 +129,22 @@ TEST_CASE("an interrupted sweep leaves a valid partial output that --resume comp
     // A different sweep is not resumed from this output.
     CHECK(run_pcisim(args.substr(1) + " --set bus.clock_mhz=66 --resume").exit_code == 2);
 }
+
+TEST_CASE("a long run shows its progress on a terminal, and never in a pipe", "[robust]") {
+    TempDir dir;
+    // 100 s of simulated time stopped by the wall-clock limit after 3 s: longer than the 2 s a
+    // run stays quiet.
+    const std::string run = pcisim_binary() + " run " + scenario_path("phi-32-66-82541") +
+                            " --set simulation.min_window_us=1e8"
+                            " --set simulation.max_window_us=1e8 --set simulation.max_wall_s=3";
+    const std::string piped = dir / "piped.txt";
+    std::system((run + " >/dev/null 2>" + piped).c_str());
+    CHECK_FALSE(contains(slurp(piped), "simulating"));
+    // script(1) gives the run a terminal; what it wrote there lands in the file.
+    const std::string terminal = dir / "terminal.txt";
+    std::system(("script -qec '" + run + "' " + terminal + " </dev/null >/dev/null 2>&1").c_str());
+    const std::string shown = slurp(terminal);
+    INFO(shown);
+    CHECK(contains(shown, "pcisim run: phi-32-66-82541: simulating, 2 s of wall time"));
+    CHECK(contains(shown, "wall-clock limit simulation.max_wall_s = 3 s exceeded"));
+}

@@ -60,6 +60,17 @@ TEST_CASE("an unknown key is rejected with the nearest valid key") {
     CHECK(p[0] == "bus.clock_mhzz: unknown key; did you mean \"bus.clock_mhz\"?");
 }
 
+TEST_CASE("an unknown key far from every valid key gets no suggestion") {
+    // "ring_size" belongs under driver; the nearest top-level path ("name") is no likely typo.
+    auto p = problems_of(R"({"ring_size": 256})");
+    REQUIRE(p.size() == 1);
+    CHECK(p[0] == "ring_size: unknown key; expected one of the keys 'pcisim schema' lists");
+    // Within the distance a typo makes, the suggestion stays.
+    auto typo = problems_of(R"({"bus": {"clock_mz": 66}})");
+    REQUIRE(typo.size() == 1);
+    CHECK(typo[0] == "bus.clock_mz: unknown key; did you mean \"bus.clock_mhz\"?");
+}
+
 TEST_CASE("wrong types and ranges name the path, the value and the expectation") {
     auto p = problems_of(R"({"bus": {"width_bits": 48, "latency_timer_clocks": "64"}})");
     CHECK(any_contains(p, "bus.width_bits: 48 is not allowed; expected one of 32 64"));

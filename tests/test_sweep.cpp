@@ -117,7 +117,22 @@ TEST_CASE("two shards merged equal the unsharded sweep", "[sweep]") {
     REQUIRE(run(pcisim_binary() + " merge " + (dir / "merged.csv") + " " + (dir / "s1.csv") + " " +
                 (dir / "s0.csv")) == 0);
     CHECK(slurp(dir / "merged.csv") == slurp(dir / "all.csv"));
-    CHECK(slurp(dir / "merged.json") == slurp(dir / "all.json"));
+    // The JSON too, but for its provenance: the merged one names the merge command.
+    json merged = json::parse(slurp(dir / "merged.json"));
+    json all = json::parse(slurp(dir / "all.json"));
+    CHECK(merged["provenance"]["command_line"].at(1) == "merge");
+    CHECK(all["provenance"]["command_line"].at(1) == "sweep");
+    merged.erase("provenance");
+    all.erase("provenance");
+    CHECK(merged == all);
+    // Shards of another scenario are refused, naming what differs, whatever their file names.
+    REQUIRE(run(pcisim_binary() + " sweep " + kScenario + axes + " --shard 1/2 --set "
+                "host.memory_latency_ns=151 -o " + (dir / "other.csv")) == 0);
+    CommandOutcome other =
+        run_pcisim("merge " + (dir / "bad.csv") + " " + (dir / "s0.csv") + " " + (dir / "other.csv"));
+    CHECK(other.exit_code == 2);
+    CHECK(contains(other.err, "shard 2 comes from a different sweep: "));
+    CHECK(contains(other.err, "the resolved scenario (at /host/memory_latency_ns) differs"));
     // A missing shard is an error, not a shorter result.
     CHECK(run(pcisim_binary() + " merge " + (dir / "bad.csv") + " " + (dir / "s0.csv")) == 2);
     CHECK_FALSE(fs::exists(dir / "bad.csv"));

@@ -103,6 +103,8 @@ std::string schema_form(const std::string& path) {
     return out;
 }
 
+// The schema path nearest to a key, or "" when none is near enough to be a likely typo: a
+// suggestion that shares nothing with the key ("ring_size" -> "name") misleads more than none.
 std::string nearest_key(const std::string& schema_path) {
     // No schema path is near a very long key: compare its start only (the distance costs the
     // product of the lengths).
@@ -113,7 +115,7 @@ std::string nearest_key(const std::string& schema_path) {
         std::size_t d = edit_distance(key, p.path);
         if (d < best_d) best_d = d, best = p.path;
     }
-    return best;
+    return best_d <= std::max<std::size_t>(2, key.size() / 3) ? best : std::string();
 }
 
 bool is_array_of_objects(const std::string& schema_prefix) {
@@ -225,8 +227,10 @@ void check_object(json& obj, const std::string& path, const std::string& spath,
             }
             check_object(v, key_path, key_spath, problems);
         } else {
-            problems.push_back(key_path + ": unknown key; did you mean \"" +
-                               nearest_key(key_spath) + "\"?");
+            const std::string near = nearest_key(key_spath);
+            problems.push_back(key_path + ": unknown key; " +
+                               (near.empty() ? "expected one of the keys 'pcisim schema' lists"
+                                             : "did you mean \"" + near + "\"?"));
         }
     }
     // Defaults for the keys directly below this object.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "core/sim_time.h"
 
 namespace {
@@ -22,14 +23,15 @@ const char* kUsage =
     "        [--shard I/N] [--timeout-s S] [--resume] [--force]\n"
     "                                                    one simulation per point, as CSV+JSON\n"
     "  merge OUT.csv SHARD.csv ...                       join the shards of a sweep\n"
-    "  validate [--case ID] [-j N] [--doc FILE] [--predictions]\n"
+    "  validate [--case ID] [-j N] [--doc FILE] [--json OUT] [--predictions]\n"
     "                                                    compare with the reference measurements\n"
-    "  fit SWEEP.csv [--group-by KEYS] [--x COL] [--y COL] [--json OUT]\n"
-    "                                                    fit pps = B/(s+k) per regime\n"
+    "  fit SWEEP.csv [--group-by KEYS] [--x COL] [--y COL] [--wire-pps-column COL]\n"
+    "      [--bus-bytes-per-s B] [--json OUT]            fit pps = B/(s+k) per regime\n"
     "  explain SCENARIO [--set KEY=VALUE ...] [--json OUT] [--window START_US:END_US]\n"
     "        [--vcd FILE] [--trace FILE]                  where the time of a packet goes\n"
     "  bench [--case ID ...] [--packets N1,N2,...] [--runs R] [--json OUT]\n"
     "                                                    how fast the simulator runs\n"
+    "  version, --version                                pcisim's version, git commit, SystemC\n"
     "Run 'pcisim COMMAND --help' for a command's options.\n";
 
 // A full disk, a closed pipe or /dev/full must not pass for success: every command's report
@@ -48,6 +50,7 @@ int checked_stdout(int code) {
 // Called by SystemC's sc_elab_and_sim() from main() below.
 int sc_main(int argc, char* argv[]) {
     pcisim::use_picosecond_resolution();
+    pcisim::cli::record_command_line(argc, argv);
     const std::map<std::string, int (*)(const pcisim::cli::Args&)> commands = {
         {"run", pcisim::cli::run},
         {"check", pcisim::cli::check},
@@ -62,6 +65,10 @@ int sc_main(int argc, char* argv[]) {
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
         std::cout << kUsage;
         return checked_stdout(argc < 2 ? 2 : 0);
+    }
+    if (std::string(argv[1]) == "--version" || std::string(argv[1]) == "version") {
+        std::cout << pcisim::cli::version_line() << "\n";
+        return checked_stdout(0);
     }
     auto it = commands.find(argv[1]);
     if (it == commands.end()) {

@@ -25,6 +25,7 @@
 #include <systemc>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
@@ -276,7 +277,8 @@ int bench(const Args& args) {
         json report = {{"runs", runs},
                        {"events", "sc_core::sc_delta_count() per frame: delta cycles"},
                        {"load_average_1min", load[0]},
-                       {"cases", json::array()}};
+                       {"cases", json::array()},
+                       {"provenance", provenance()}};
         for (const auto& c : standard_cases())
             if (only.empty() || std::find(only.begin(), only.end(), c.id) != only.end())
                 report["cases"].push_back(bench_case(c, sizes, runs));

@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/recording_options.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
@@ -32,7 +33,7 @@ int explain(const Args& args) {
         "override a scenario key: --set packet.size=300")(
         "json", po::value<std::string>(&json_out), "write the explanation as JSON to this file");
     recording.add_to(opts);
-    opts.add_options()("scenario", po::value<std::string>(&file)->required(), "scenario JSON file");
+    opts.add_options()("scenario", po::value<std::string>(&file), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     try {
@@ -46,6 +47,8 @@ int explain(const Args& args) {
             return 0;
         }
         po::notify(vm);
+        // Not ->required(): boost would name a '--scenario' option the usage never shows.
+        if (file.empty()) throw po::error("missing SCENARIO, the scenario JSON file to explain");
     } catch (const po::error& e) {
         std::cerr << "pcisim explain: " << e.what() << "\n";
         return 2;
@@ -61,6 +64,13 @@ int explain(const Args& args) {
         std::cerr << "pcisim explain: " << e.what() << "\n";
         return 2;
     }
+    // The explanation follows the NIC's frames; without a NIC no window is long enough.
+    if (!s->boolean("nic.enabled")) {
+        std::cerr << "pcisim explain: " << file
+                  << ": nic.enabled is false; explain follows the frames of the e1000 NIC, so the "
+                     "scenario needs one\n";
+        return 2;
+    }
     nlohmann::json x;
     try {
         Simulation sim(*s);
@@ -73,6 +83,8 @@ int explain(const Args& args) {
         setup.ports = traffic.ports;
         x = pcisim::explain(*rec, setup);
         x["scenario"] = s->text("name");
+        x["resolved_scenario"] = s->resolved();
+        x["provenance"] = provenance();
         x["run"] = {{"tx_pps", results.value("tx_pps", 0.0)},
                     {"wire_limit_pps", results.value("wire_limit_pps", 0.0)},
                     {"window_us", results["window_us"]}};

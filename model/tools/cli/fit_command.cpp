@@ -1,4 +1,5 @@
 // pcisim fit: the latency formula pps = B/(s+k) of every curve in a sweep CSV, regime by regime.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -6,12 +7,16 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
 #include "tools/fit/curve_fit.h"
 #include "tools/fit/sweep_curves.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/sweep/csv.h"
+#include "tools/sweep/sweep_axes.h"
+#include "tools/sweep/sweep_table.h"
 
 namespace po = boost::program_options;
 
@@ -25,6 +30,36 @@ std::vector<std::string> split_commas(const std::string& text) {
     for (std::string part; std::getline(in, part, ',');)
         if (!part.empty()) parts.push_back(part);
     return parts;
+}
+
+// A warning when the sweep did not finish every point: rows whose status is not ok (the fit
+// leaves them out) and, from the sweep's JSON beside the CSV when there is one, points with no
+// row at all (an interrupted sweep).  The fit of the rest is still made, but must not pass for
+// the whole sweep's.  "" when the sweep is complete.
+std::string incompleteness(const std::string& csv_path) {
+    std::ifstream in(csv_path);
+    const std::vector<sweep::CsvRow> rows = sweep::read_csv(in);
+    if (rows.empty()) return "";
+    const sweep::CsvRow& header = rows.front();
+    const auto status = std::find(header.begin(), header.end(), "status") - header.begin();
+    std::size_t not_ok = 0;
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        if (static_cast<std::size_t>(status) < rows[i].size() && rows[i][status] != "ok") ++not_ok;
+    std::size_t missing = 0, expected = 0;
+    if (std::ifstream(sweep::json_path_for(csv_path))) {
+        const sweep::SweepTable table = sweep::read_table(csv_path);
+        expected =
+            sweep::shard_point_count(table.points_total, table.shard.value_or(sweep::Shard{}));
+        if (expected > rows.size() - 1) missing = expected - (rows.size() - 1);
+    }
+    if (not_ok == 0 && missing == 0) return "";
+    std::ostringstream o;
+    o << csv_path << " is incomplete:";
+    if (not_ok) o << " " << not_ok << " row(s) with a status other than ok;";
+    if (missing) o << " " << missing << " of " << expected << " points have no row;";
+    o << " fitting the " << (rows.size() - 1 - not_ok) << " finished points only"
+      << (missing ? " (finish the sweep with 'pcisim sweep ... --resume')" : "");
+    return o.str();
 }
 
 }  // namespace
@@ -46,12 +81,14 @@ int fit(const Args& args) {
         "bus-bytes-per-s", po::value<std::string>(&bus_rate),
         "B for the fixed-B fits when the CSV has no bus.width_bits and bus.clock_mhz columns")(
         "json", po::value<std::string>(&json_out), "write the fits as JSON to this file")(
-        "sweep", po::value<std::string>(&csv_path)->required(), "sweep CSV");
+        "sweep", po::value<std::string>(&csv_path), "sweep CSV");
     po::positional_options_description pos;
     pos.add("sweep", 1);
     try {
         po::variables_map vm;
         if (!parse_options(args, opts, vm, &pos)) return 0;
+        // Not ->required(): boost would name a '--sweep' option the usage never shows.
+        if (csv_path.empty()) throw po::error("missing SWEEP.csv, the sweep to fit");
         if (vm.count("bus-bytes-per-s"))
             cols.bus_bytes_per_s = parse_finite("--bus-bytes-per-s", bus_rate, 0, true);
         if (vm.count("group-by")) cols.group_by = split_commas(group_by);
@@ -76,10 +113,18 @@ int fit(const Args& args) {
         std::cerr << "pcisim fit: " << csv_path << ": " << e.what() << "\n";
         return 2;
     }
+    try {
+        if (const std::string warning = incompleteness(csv_path); !warning.empty())
+            std::cerr << "pcisim fit: warning: " << warning << "\n";
+    } catch (const std::runtime_error& e) {
+        std::cerr << "pcisim fit: " << e.what() << "\n";
+        return 2;
+    }
     if (doc["curves"].empty()) {
         std::cerr << "pcisim fit: " << csv_path << ": no successful points to fit\n";
         return 1;
     }
+    doc["provenance"] = provenance();
     if (!json_out.empty()) {
         try {
             output::write_text_file(json_out, output::json_text(doc, 2, json_out) + "\n");

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/output/output_file.h"
 #include "tools/output/output_lock.h"
 #include "tools/sweep/shard_merge.h"
@@ -38,6 +39,7 @@ int merge(const Args& args) {
         std::vector<sweep::SweepTable> shards;
         for (std::size_t i = 1; i < args.size(); ++i) shards.push_back(sweep::read_table(args[i]));
         sweep::SweepTable merged = sweep::merge_shards(shards);
+        merged.provenance = provenance();  // the shards' builds are the same; this merged them
         sweep::write_table(merged, out);
         std::cout << "wrote " << out << " and " << sweep::json_path_for(out) << ": "
                   << merged.rows.size() << " points from " << shards.size() << " shards\n";

@@ -4,8 +4,10 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/options.h"
 #include "tools/cli/recording_options.h"
+#include "tools/cli/run_progress.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
 #include "run/scenario.h"
@@ -40,12 +42,14 @@ std::optional<ScenarioArgs> parse(const Args& args, bool with_json, const char* 
                            "write the full results as JSON to this file");
         a.recording.add_to(opts);
     }
-    opts.add_options()("scenario", po::value<std::string>(&a.file)->required(),
-                       "scenario JSON file");
+    opts.add_options()("scenario", po::value<std::string>(&a.file), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
     if (!parse_options(args, opts, vm, &pos)) return std::nullopt;
+    // Checked here rather than by ->required(): the option is given positionally, and boost's
+    // message would name a '--scenario' option the usage never shows.
+    if (a.file.empty()) throw po::error("missing SCENARIO, the scenario JSON file to load");
     return a;
 }
 
@@ -99,7 +103,10 @@ int run(const Args& args) {
     try {
         Simulation sim(*s);
         if (recording) sim.attach_recorder(*recording);
-        results = sim.run();
+        {
+            RunProgress progress("pcisim run: " + s->text("name"));
+            results = sim.run();
+        }
         // The recording names the simulation's modules: write it while they exist.
         if (recording && !a.recording.write_views(*recording, "run")) return 1;
     } catch (const std::exception& e) {
@@ -107,6 +114,9 @@ int run(const Args& args) {
         return 1;
     }
     std::cout << summarize(results);
+    // The results already hold the resolved scenario; this says what made them.  Where the
+    // results and recordings were written is no part of what they are.
+    results["provenance"] = provenance_without({"--json", "--vcd", "--trace", "--window"});
     if (!a.json_out.empty()) {
         try {
             output::write_text_file(a.json_out, output::json_text(results, 2, a.json_out) + "\n");
@@ -135,7 +145,17 @@ int check(const Args& args) {
     return 0;
 }
 
-int schema(const Args&) {
+int schema(const Args& args) {
+    po::options_description opts("pcisim schema: every scenario key, its type, default and "
+                                 "meaning, as Markdown on stdout");
+    opts.add_options()("help,h", "this help");
+    try {
+        po::variables_map vm;
+        if (!parse_options(args, opts, vm)) return 0;
+    } catch (const po::error& e) {
+        std::cerr << "pcisim schema: " << e.what() << "\n";
+        return 2;
+    }
     std::cout << schema_markdown();
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
@@ -76,11 +77,13 @@ std::optional<SweepArgs> parse_sweep_args(const Args& args) {
         "crash): its ok points are kept, the others run")(
         "force", po::bool_switch(&a.force),
         "run a sweep of more than 100000 points")(
-        "scenario", po::value<std::string>(&a.file)->required(), "scenario JSON file");
+        "scenario", po::value<std::string>(&a.file), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
     if (!parse_options(args, opts, vm, &pos)) return std::nullopt;
+    // Not ->required(): boost would name a '--scenario' option the usage never shows.
+    if (a.file.empty()) throw po::error("missing SCENARIO, the scenario JSON file to sweep");
     if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
     if (vm.count("jobs")) a.jobs = parse_count("-j", jobs, 1, kMaxWorkers);
     a.timeout_s = parse_finite("--timeout-s", timeout, 0, false);
@@ -164,6 +167,17 @@ std::map<std::size_t, sweep::SweepRow> finished_rows(const sweep::SweepTable& no
     return ok;
 }
 
+// The provenance of the run that started the sweep `--resume` continues (OUT.json's, else the
+// journal's), so that a sweep finished in several runs has the same output as one run; null
+// when neither records one.
+nlohmann::json first_provenance(const std::string& out, const std::string& journal) {
+    if (std::filesystem::exists(sweep::json_path_for(out))) {
+        nlohmann::json p = sweep::read_table(out).provenance;
+        if (!p.is_null()) return p;
+    }
+    return sweep::SweepJournal::recorded_provenance(journal);
+}
+
 }  // namespace
 
 int sweep(const Args& args) {
@@ -195,6 +209,7 @@ int sweep(const Args& args) {
     }
     table.scenario_file = a.file;
     table.sets = a.sets;
+    table.provenance = provenance();
     // Every string of OUT.json is known now; one that is not UTF-8 would fail the write after
     // every point ran.
     if (auto bad = output::invalid_utf8(sweep::identity_json(table))) {
@@ -217,6 +232,8 @@ int sweep(const Args& args) {
         if (a.resume) {
             try {
                 done = finished_rows(table, a.out, journal_path);
+                if (auto first = first_provenance(a.out, journal_path); !first.is_null())
+                    table.provenance = std::move(first);
             } catch (const std::runtime_error& e) {
                 throw std::runtime_error(std::string("--resume: ") + e.what());
             }

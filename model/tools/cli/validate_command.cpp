@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/provenance.h"
 #include "tools/cli/numeric_options.h"
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
@@ -79,7 +80,8 @@ int validate(const Args& args) {
     std::string case_id, doc, json_out, jobs_text;
     std::size_t jobs = sweep::default_parallelism();
     bool predictions = false;
-    po::options_description opts("pcisim validate [--case ID] [-j N] [--doc FILE] [--predictions]");
+    po::options_description opts(
+        "pcisim validate [--case ID] [-j N] [--doc FILE] [--json OUT] [--predictions]");
     opts.add_options()("help,h", "this help")(
         "case", po::value<std::string>(&case_id), "only the calibration case with this id")(
         "jobs,j", po::value<std::string>(&jobs_text),
@@ -124,10 +126,11 @@ int validate(const Args& args) {
                 doc, validate::report_markdown(
                          checks, summary, set.tolerances(), grid,
                          set.predictions().value("notes", std::vector<std::string>{})));
-        if (!json_out.empty())
-            output::write_text_file(
-                json_out,
-                output::json_text(validate::to_json(checks, summary, grid), 2, json_out) + "\n");
+        if (!json_out.empty()) {
+            nlohmann::json report = validate::to_json(checks, summary, grid);
+            report["provenance"] = provenance();
+            output::write_text_file(json_out, output::json_text(report, 2, json_out) + "\n");
+        }
         return summary.ok && failures.empty() ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "pcisim validate: " << e.what() << "\n";

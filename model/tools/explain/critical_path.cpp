@@ -231,7 +231,7 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
             ends.emplace_back(s.end, s.packet);
     std::sort(ends.begin(), ends.end());
     if (ends.size() < 3)
-        throw std::runtime_error("explain: only " + std::to_string(ends.size()) +
+        throw std::runtime_error("only " + std::to_string(ends.size()) +
                                  " frames left port 0 in the window; make the window longer");
     const Picos a = ends.front().first, b = ends.back().first;
     const double n = static_cast<double>(ends.size() - 1);

@@ -53,6 +53,19 @@ void write_line(int fd, const std::string& line, const std::string& path) {
         throw std::runtime_error("cannot flush " + path + ": " + std::strerror(errno));
 }
 
+// The first line: the sweep's identity, and what started it (kept by a resumed run).
+json header(const SweepTable& table) {
+    json h = identity_json(table);
+    if (!table.provenance.is_null()) h["provenance"] = table.provenance;
+    return h;
+}
+
+// Whether a journal's header is that of the sweep `table` describes, whoever started it.
+bool same_sweep(json journal_header, const SweepTable& table) {
+    journal_header.erase("provenance");
+    return journal_header == identity_json(table);
+}
+
 std::runtime_error different_sweep(const std::string& path) {
     return std::runtime_error(path +
                               " was written by a different sweep (scenario, its contents, --set, "
@@ -67,7 +80,7 @@ SweepJournal::SweepJournal(const std::string& path, const SweepTable& table,
     JournalText existing;
     if (continue_existing) existing = read_lines(path);
     bool keep = !existing.lines.empty();
-    if (keep && existing.lines.front() != identity_json(table)) throw different_sweep(path);
+    if (keep && !same_sweep(existing.lines.front(), table)) throw different_sweep(path);
     fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd_ < 0) throw std::runtime_error("cannot create " + path + ": " + std::strerror(errno));
     // Drop a torn last line (or, starting afresh, everything) before appending.
@@ -78,7 +91,7 @@ SweepJournal::SweepJournal(const std::string& path, const SweepTable& table,
         throw std::runtime_error("cannot truncate " + path + ": " + why);
     }
     if (!keep) {
-        write_line(fd_, output::json_text(identity_json(table), -1, path) + "\n", path);
+        write_line(fd_, output::json_text(header(table), -1, path) + "\n", path);
         output::sync_folder_of(path);  // the new file's name must survive a power cut too
     }
 }
@@ -107,7 +120,7 @@ std::map<std::size_t, SweepRow> SweepJournal::read(const std::string& path,
     std::map<std::size_t, SweepRow> rows;
     JournalText j = read_lines(path);
     if (j.lines.empty()) return rows;
-    if (j.lines.front() != identity_json(table)) throw different_sweep(path);
+    if (!same_sweep(j.lines.front(), table)) throw different_sweep(path);
     for (std::size_t i = 1; i < j.lines.size(); ++i) {
         SweepRow row;
         try {
@@ -118,6 +131,12 @@ std::map<std::size_t, SweepRow> SweepJournal::read(const std::string& path,
         rows[row.index] = std::move(row);
     }
     return rows;
+}
+
+json SweepJournal::recorded_provenance(const std::string& path) {
+    JournalText j = read_lines(path);
+    if (j.lines.empty()) return json();
+    return j.lines.front().value("provenance", json());
 }
 
 }  // namespace pcisim::sweep

@@ -36,6 +36,8 @@ public:
     // for a point replaces an earlier one).  Empty when there is no journal or its header is
     // torn.  Throws std::runtime_error when it belongs to a different sweep.
     static std::map<std::size_t, SweepRow> read(const std::string& path, const SweepTable& table);
+    // The provenance the journal at `path` was started with (its header), or null.
+    static nlohmann::json recorded_provenance(const std::string& path);
 
 private:
     std::string path_;

@@ -117,6 +117,7 @@ json to_json(const SweepTable& table) {
     doc["columns"] = columns(table);
     doc["rows"] = json::array();
     for (const auto& row : table.rows) doc["rows"].push_back(row_json(table.axes, row));
+    if (!table.provenance.is_null()) doc["provenance"] = table.provenance;
     return doc;
 }
 
@@ -132,6 +133,7 @@ SweepTable table_from_json(const json& doc) {
             t.shard = Shard{doc["shard"].at("index").get<std::size_t>(),
                             doc["shard"].at("count").get<std::size_t>()};
         t.base_scenario = doc.at("base_scenario");
+        t.provenance = doc.value("provenance", json());
         for (const auto& r : doc.at("rows")) t.rows.push_back(row_from_json(t.axes, r));
     } catch (const json::exception& e) {
         throw std::runtime_error(std::string("not a pcisim sweep result: ") + e.what());

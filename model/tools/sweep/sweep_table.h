@@ -34,6 +34,9 @@ struct SweepTable {
     std::size_t points_total = 0;    // of the whole product, whatever the shard
     std::optional<Shard> shard;
     std::vector<SweepRow> rows;      // in point order
+    // What ran the sweep (cli/provenance.h); not part of its identity.  A resumed sweep keeps
+    // its first run's: the command line that set up the points.  null when not known.
+    nlohmann::json provenance;
 };
 
 // Numeric scalars of a results document outside its "scenario" subtree, by dotted name.

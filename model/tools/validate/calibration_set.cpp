@@ -176,6 +176,11 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
             for (const auto& [s, m] : curve_points(measurements_, c)) {
                 out.push_back(rate_check(s, m));
                 if (c.contains("ring")) out.back().note = "ring " + c["ring"].get<std::string>();
+                if (c.contains("known_miss")) {
+                    const json& miss = c["known_miss"];
+                    for (const auto& size : miss["sizes"])
+                        if (size.get<double>() == s) out.back().known_miss = miss["see"];
+                }
             }
         } else if (kind == "formula") {
             for (const auto& s : c["sizes"])
