@@ -1,6 +1,7 @@
 #include "tools/sweep/worker_pool.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -215,6 +216,10 @@ JobOutcome outcome_of(int status, const Running& r, double timeout_s) {
 }  // namespace
 
 std::size_t default_parallelism() {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+        return static_cast<std::size_t>(CPU_COUNT(&allowed));
     unsigned n = std::thread::hardware_concurrency();
     return n ? n : 1;
 }

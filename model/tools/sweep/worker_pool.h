@@ -40,7 +40,8 @@ constexpr const char* kInterrupted = "interrupted";
 int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
               const OnDone& on_done);
 
-// Online CPUs, at least 1.
+// The CPUs this process may run on (its affinity mask: what a batch scheduler, taskset or a
+// cgroup cpuset gave it, not the machine's core count), at least 1.
 std::size_t default_parallelism();
 
 }  // namespace pcisim::sweep
