@@ -8,6 +8,7 @@
 #include "platform/host_memory.h"
 #include "platform/pci_bridge.h"
 #include "core/sim_time.h"
+#include "run/scenario.h"
 
 using namespace pcisim;
 using namespace pcisim::test;
@@ -156,4 +157,31 @@ TEST_CASE("a host bridge whose register accesses have nowhere to go stops at ela
     HostBridge host("host", host_config());
     CHECK_THROWS_WITH(sc_core::sc_start(sc_core::SC_ZERO_TIME),
                       Catch::Contains("host: register accesses have nowhere to go"));
+}
+
+TEST_CASE("the host bridge's and the CPU's struct defaults are their parameter tables'") {
+    // Tests build modules from these structs: their defaults must be what a scenario without
+    // the keys gets, or a test would run another machine than it says.
+    Scenario empty = Scenario::from_json(nlohmann::json::object(), "test");
+    HostConfig host, host_table = HostConfig::from(empty);
+    CHECK(host.memory_bytes == host_table.memory_bytes);
+    CHECK(host.cache_line_bytes == host_table.cache_line_bytes);
+    CHECK(host.memory_latency_ps == host_table.memory_latency_ps);
+    CHECK(host.line_transfer_ps == host_table.line_transfer_ps);
+    CHECK(host.mmio_down_ps == host_table.mmio_down_ps);
+    CHECK(host.mmio_up_ps == host_table.mmio_up_ps);
+    CpuCosts cpu, cpu_table = CpuCosts::from(empty);
+    CHECK(cpu.clock_mhz == cpu_table.clock_mhz);
+    CHECK(cpu.pktgen_loop_cycles == cpu_table.pktgen_loop_cycles);
+    CHECK(cpu.skb_alloc_cycles == cpu_table.skb_alloc_cycles);
+    CHECK(cpu.skb_fill_cycles_per_byte == cpu_table.skb_fill_cycles_per_byte);
+    CHECK(cpu.xmit_frame_cycles == cpu_table.xmit_frame_cycles);
+    CHECK(cpu.per_descriptor_cycles == cpu_table.per_descriptor_cycles);
+    CHECK(cpu.clean_per_packet_cycles == cpu_table.clean_per_packet_cycles);
+    CHECK(cpu.skb_free_cycles == cpu_table.skb_free_cycles);
+    CHECK(cpu.poll_cycles == cpu_table.poll_cycles);
+    CHECK(cpu.interrupt_entry_exit_cycles == cpu_table.interrupt_entry_exit_cycles);
+    CHECK(cpu.timer_tick_cycles == cpu_table.timer_tick_cycles);
+    CHECK(cpu.mmio_write_ps == cpu_table.mmio_write_ps);
+    CHECK(cpu.interrupt_latency_ps == cpu_table.interrupt_latency_ps);
 }
