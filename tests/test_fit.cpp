@@ -261,3 +261,21 @@ TEST_CASE("fit warns when the sweep did not finish every point, and fits the res
     CHECK(cut.exit_code == 0);
     CHECK(contains(cut.err, "1 of 4 points have no row; fitting the 3 finished points only"));
 }
+
+TEST_CASE("fit --json - writes only the JSON to stdout, with standard errors, the text to stderr",
+          "[fit]") {
+    using namespace pcisim::test;
+    TempDir dir;
+    const std::string csv = dir / "sweep.csv", out = dir / "stdout.json";
+    std::ofstream(csv) << "packet.size,status,error,tx_pps\n60,ok,,5e5\n64,ok,,4.9e5\n"
+                          "68,ok,,4.81e5\n72,ok,,4.7e5\n";
+    CommandOutcome r = run_pcisim("fit " + csv + " --json -", out);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(contains(r.err, "B free : p = "));
+    CHECK(contains(r.err, "(standard errors)"));
+    nlohmann::json doc = nlohmann::json::parse(slurp(out));
+    const nlohmann::json& fit = doc["curves"][0]["pieces"][0]["free"];
+    CHECK(fit["k_bytes_se"].get<double>() > 0);
+    CHECK(fit["B_bytes_per_s_se"].get<double>() > 0);
+}
