@@ -1,10 +1,13 @@
 // docs/metrics-reference.md is generated (pcisim metrics > docs/metrics-reference.md) from the
 // tables the results are written with: the committed file must be what they say now, and the
-// tables must name exactly the keys real runs write.
+// tables must name exactly the keys real runs write.  And JSON that goes to stdout (--json -)
+// goes there alone.
 #include <catch2/catch.hpp>
 
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -98,4 +101,24 @@ TEST_CASE("a run's packet latency and frame interval percentiles are ordered and
           Approx(1e9 / r["tx_pps"].get<double>()).epsilon(1e-9));
     // A packet takes at least its own frame time on the wire (64 + 8 bytes at 8 ns).
     CHECK(r["packet_latency_ns_by_port"][0]["p50"].get<double>() > 576);
+}
+
+// run and fit are checked above and in test_fit.cpp; the other commands with --json here.
+TEST_CASE("explain, validate and bench with --json - put only the JSON on stdout") {
+    const std::vector<std::pair<std::string, std::string>> commands = {
+        {"explain " + scenario_path("intel-server-32-66"), "limited by: "},
+        {"validate --case xeon-pcix-133-vanilla", "xeon-pcix-133-vanilla"},
+        {"bench --case stock-60 --packets 1000 --runs 1", "one sweep point: "},
+    };
+    for (const auto& [command, report] : commands) {
+        INFO(command);
+        TempDir dir;
+        const std::string out = dir / "stdout.json";
+        CommandOutcome r = run_pcisim(command + " --json -", out);
+        INFO(r.err);
+        CHECK(r.exit_code <= 1);  // validate: 1 only says a check is out of tolerance
+        CHECK(contains(r.err, report));
+        json doc = json::parse(slurp(out));
+        CHECK(doc.contains("provenance"));
+    }
 }
