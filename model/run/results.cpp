@@ -181,7 +181,9 @@ std::vector<MetricSpec> result_metrics() {
     add_distribution_metrics(m, "packet_latency_ns_by_port[]",
                              "per-packet latency of the port in the window, from pktgen's "
                              "hard_start_xmit call for the packet to the last byte of its frame "
-                             "on the wire");
+                             "on the wire (with the time it waits in the TX ring behind the "
+                             "packets before it: pktgen keeps the ring full, so about the ring's "
+                             "packets times the frame interval)");
     add_distribution_metrics(m, "frame_interval_ns_by_port[]",
                              "time between the last bytes of consecutive frames of the port in "
                              "the window (its mean is 1/tx_pps_by_port)");
