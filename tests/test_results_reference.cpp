@@ -4,6 +4,7 @@
 // goes there alone.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "run/measurement.h"
 #include "tools/cli/metrics_reference.h"
 #include "test_support.h"
 
@@ -121,4 +123,29 @@ TEST_CASE("explain, validate and bench with --json - put only the JSON on stdout
         json doc = json::parse(slurp(out));
         CHECK(doc.contains("provenance"));
     }
+}
+
+// The P-square estimates against the exact percentiles of a skewed sample (most packets at one
+// period, a tail of slow ones, as interrupts and cleanups make it), in a scrambled order.
+TEST_CASE("the percentile estimates are close to the exact percentiles") {
+    std::vector<double> values;
+    for (int i = 0; i < 20000; ++i) {
+        double u = ((i * 7919) % 20000) / 20000.0;  // every fraction once, scrambled
+        values.push_back(u < 0.8 ? 1500 + 100 * u : 1580 + 30000 * (u - 0.8));
+    }
+    pcisim::Distribution d;
+    for (double v : values) d.add(v);
+    std::vector<double> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < 3; ++i) {
+        double p = pcisim::Distribution::kProbabilities[i];
+        double exact = sorted[static_cast<std::size_t>(p * (sorted.size() - 1))];
+        INFO("p" << p * 100 << ": exact " << exact << ", estimate " << *d.percentile(i));
+        CHECK(*d.percentile(i) == Approx(exact).epsilon(0.01));
+    }
+    CHECK(d.max() == sorted.back());
+    CHECK(d.count() == values.size());
+    pcisim::Distribution few;
+    for (int i = 0; i < 8; ++i) few.add(i);
+    CHECK_FALSE(few.percentile(0));  // fewer samples than markers: no estimate
 }
