@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "tools/fit/curve_fit.h"
@@ -97,6 +98,76 @@ TEST_CASE("measurement noise alone makes no steps", "[fit]") {
     CHECK(r.pieces.size() == 1);
 }
 
+namespace {
+
+// Standard normal deviates from std::mt19937 by Box-Muller: mt19937's sequence is fixed by the
+// standard, std::normal_distribution's is not, so every library gives the same data.
+class Normal {
+public:
+    explicit Normal(unsigned seed) : rng_(seed) {}
+    double operator()() {
+        const double two_pi = 6.283185307179586;
+        double u1 = (rng_() + 1.0) / 4294967297.0, u2 = rng_() / 4294967296.0;
+        return std::sqrt(-2 * std::log(u1)) * std::cos(two_pi * u2);
+    }
+
+private:
+    std::mt19937 rng_;
+};
+
+}  // namespace
+
+TEST_CASE("exact data gives standard errors of about zero", "[fit]") {
+    auto data = curve(264e6, 335, 60, 340, 20);
+    auto f = fit_free(data);
+    REQUIRE(f);
+    REQUIRE(f->bytes_per_s_se);
+    REQUIRE(f->latency_bytes_se);
+    CHECK(*f->bytes_per_s_se < 264e6 * 1e-9);
+    CHECK(*f->latency_bytes_se < 1e-6);
+    FormulaFit fixed = fit_fixed(data, 264e6);
+    CHECK(*fixed.bytes_per_s_se == 0);
+    CHECK(*fixed.latency_bytes_se < 1e-6);
+}
+
+TEST_CASE("no degree of freedom left: no standard error", "[fit]") {
+    auto two = fit_free({{60, 264e6 / 395}, {100, 264e6 / 435}});
+    REQUIRE(two);
+    CHECK_FALSE(two->bytes_per_s_se);
+    CHECK_FALSE(two->latency_bytes_se);
+    CHECK_FALSE(fit_fixed({{60, 264e6 / 395}}, 264e6).latency_bytes_se);
+}
+
+// 400 curves with 1 % Gaussian noise on pps: the interval fit +- 1.96 standard errors should
+// hold the true B and k about 95 % of the time.  A standard error off by a factor of two would
+// give about 68 % or 99.99 %.
+TEST_CASE("standard errors of noisy data cover the true B and k at their nominal rate", "[fit]") {
+    const double B = 264e6, k = 335;
+    Normal noise(20041231);
+    int trials = 400, b_covered = 0, k_covered = 0, k_fixed_covered = 0;
+    double se_sum = 0;
+    for (int t = 0; t < trials; ++t) {
+        std::vector<Sample> data = curve(B, k, 60, 340, 10);
+        for (auto& s : data) s.pps *= 1 + 0.01 * noise();
+        auto f = fit_free(data);
+        REQUIRE(f);
+        b_covered += std::fabs(f->bytes_per_s - B) <= 1.96 * *f->bytes_per_s_se;
+        k_covered += std::fabs(f->latency_bytes - k) <= 1.96 * *f->latency_bytes_se;
+        FormulaFit fixed = fit_fixed(data, B);
+        k_fixed_covered += std::fabs(fixed.latency_bytes - k) <= 1.96 * *fixed.latency_bytes_se;
+        se_sum += *f->latency_bytes_se;
+    }
+    INFO("B covered " << b_covered << ", k covered " << k_covered << ", k (fixed B) covered "
+                      << k_fixed_covered << " of " << trials << "; mean SE of k "
+                      << se_sum / trials);
+    CHECK(b_covered >= 0.90 * trials);
+    CHECK(b_covered <= 0.99 * trials);
+    CHECK(k_covered >= 0.90 * trials);
+    CHECK(k_covered <= 0.99 * trials);
+    CHECK(k_fixed_covered >= 0.90 * trials);
+    CHECK(k_fixed_covered <= 0.99 * trials);
+}
+
 TEST_CASE("fit reads a sweep CSV into curves per bus and fits each", "[fit]") {
     std::ostringstream csv;
     csv << "bus.width_bits,packet.size,status,error,tx_pps,wire_limit_pps\n";
@@ -189,4 +260,22 @@ TEST_CASE("fit warns when the sweep did not finish every point, and fits the res
     INFO(cut.err);
     CHECK(cut.exit_code == 0);
     CHECK(contains(cut.err, "1 of 4 points have no row; fitting the 3 finished points only"));
+}
+
+TEST_CASE("fit --json - writes only the JSON to stdout, with standard errors, the text to stderr",
+          "[fit]") {
+    using namespace pcisim::test;
+    TempDir dir;
+    const std::string csv = dir / "sweep.csv", out = dir / "stdout.json";
+    std::ofstream(csv) << "packet.size,status,error,tx_pps\n60,ok,,5e5\n64,ok,,4.9e5\n"
+                          "68,ok,,4.81e5\n72,ok,,4.7e5\n";
+    CommandOutcome r = run_pcisim("fit " + csv + " --json -", out);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(contains(r.err, "B free : p = "));
+    CHECK(contains(r.err, "(standard errors)"));
+    nlohmann::json doc = nlohmann::json::parse(slurp(out));
+    const nlohmann::json& fit = doc["curves"][0]["pieces"][0]["free"];
+    CHECK(fit["k_bytes_se"].get<double>() > 0);
+    CHECK(fit["B_bytes_per_s_se"].get<double>() > 0);
 }

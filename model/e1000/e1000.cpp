@@ -98,10 +98,10 @@ nlohmann::json E1000::stats() const {
         {"interrupts", s.interrupts},
         {"tx_frames", s.tx_frames},
         {"tx_bytes", s.tx_bytes},
-        {"bus_transactions", s.bus_transactions},
-        {"bus_retries", s.retries},
-        {"bus_disconnects", s.disconnects},
-        {"bus_preemptions", s.preemptions},
+        {"bus_transactions_in_window", s.bus_transactions},
+        {"bus_retries_in_window", s.retries},
+        {"bus_disconnects_in_window", s.disconnects},
+        {"bus_preemptions_in_window", s.preemptions},
         {"mean_per_packet_ns",
          {{"descriptor", mean_ns(s.descriptor_fetch)},
           {"arbitration", mean_ns(s.arbitration)},
@@ -112,6 +112,49 @@ nlohmann::json E1000::stats() const {
           {"wire", mean_ns(s.wire)}}},
         {"ports", per_port},
         {"unimplemented_register_accesses", unimplemented_register_accesses()},
+    };
+}
+
+std::vector<MetricSpec> E1000::stats_metrics() {
+    const std::string in_window = "count";
+    return {
+        {"model", "", "The NIC model (nic.model)."},
+        {"descriptor_fetches", in_window, "Descriptor DMA reads."},
+        {"descriptors_fetched", in_window, "Descriptors those reads brought in."},
+        {"data_reads", in_window, "Packet data DMA reads (one per buffer)."},
+        {"writebacks", in_window, "Descriptor write-back DMA writes."},
+        {"descriptors_written_back", in_window, "Descriptors those writes carried."},
+        {"interrupts", in_window, "INTA# assertions."},
+        {"tx_frames", in_window, "Frames the MACs finished sending."},
+        {"tx_bytes", "bytes", "Frame bytes sent, without preamble, FCS and gap."},
+        {"bus_transactions_in_window", in_window,
+         "Bus transactions of the NIC's own DMA (sums of its requests' DmaStats)."},
+        {"bus_retries_in_window", in_window, "Retry terminations of the NIC's DMA reads."},
+        {"bus_disconnects_in_window", in_window, "Disconnects of the NIC's DMA transactions."},
+        {"bus_preemptions_in_window", in_window,
+         "The NIC's bursts cut by the latency timer (GNT# taken away)."},
+        {"mean_per_packet_ns.descriptor", "ns",
+         "Descriptor reads, issue to last byte, summed and divided by tx_frames."},
+        {"mean_per_packet_ns.arbitration", "ns",
+         "REQ# to FRAME# of all the NIC's requests, per frame."},
+        {"mean_per_packet_ns.overhead", "ns",
+         "Address, attribute, decode and turnaround clocks of all the NIC's requests, per frame."},
+        {"mean_per_packet_ns.read_latency", "ns",
+         "Waiting for read data (retries and back-off, split wait) of descriptor and data reads, "
+         "per frame."},
+        {"mean_per_packet_ns.data_phases", "ns",
+         "Data phases (with target wait states) of all the NIC's requests, per frame."},
+        {"mean_per_packet_ns.fifo_wait", "ns",
+         "Packets ready to fetch but waiting for TX FIFO room, per frame."},
+        {"mean_per_packet_ns.wire", "ns", "Frame, preamble, FCS and inter-packet gap, per frame."},
+        {"ports[].frames_sent", "count", "Frames the port sent since time zero (not the window)."},
+        {"ports[].fifo_peak_bytes", "bytes", "Most of the TX FIFO in use at once, since time zero."},
+        {"ports[].fifo_bytes", "bytes", "The TX FIFO's size (from PBA)."},
+        {"unimplemented_register_accesses[].port", "", "Port of an access to an offset with no "
+         "register (since time zero; the list is empty when there was none)."},
+        {"unimplemented_register_accesses[].offset", "", "The register offset, \"0x00100\"."},
+        {"unimplemented_register_accesses[].reads", "count", "Reads of it since time zero."},
+        {"unimplemented_register_accesses[].writes", "count", "Writes of it since time zero."},
     };
 }
 

@@ -15,6 +15,7 @@
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_port.h"
+#include "core/metric_spec.h"
 #include "core/pci_types.h"
 
 namespace pcisim {
@@ -32,6 +33,8 @@ public:
 
     // Counters since reset_stats(); unimplemented_register_accesses since construction.
     nlohmann::json stats() const;
+    // What each key of stats() holds (docs/metrics-reference.md, under "nic.").
+    static std::vector<MetricSpec> stats_metrics();
     void reset_stats();
     // Each port's wire kept lazily (one event per frame fewer); then catch_up() before reading
     // stats, frames sent, the FIFOs or what the frame observer collected.

@@ -1,15 +1,39 @@
 #include "run/measurement.h"
 
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "core/invariants.h"
+#include "core/sim_time.h"
 #include "software/pktgen.h"
 
 namespace pcisim {
 
+namespace acc = boost::accumulators;
+
+Distribution::Distribution()
+    : samples_(acc::extended_p_square_probabilities = kProbabilities) {}
+
+std::uint64_t Distribution::count() const { return acc::count(samples_); }
+
+double Distribution::mean() const { return count() ? acc::mean(samples_) : 0.0; }
+
+double Distribution::max() const { return count() ? acc::max(samples_) : 0.0; }
+
+std::optional<double> Distribution::percentile(std::size_t i) const {
+    constexpr std::size_t markers = 2 * std::size(kProbabilities) + 3;
+    if (count() < markers) return std::nullopt;
+    return acc::extended_p_square(samples_)[i];
+}
+
 void FrameCheck::seen(const std::uint8_t* frame, unsigned len, Picos when) {
     ++frames;
+    std::optional<Picos> xmit;
+    if (frames > preloaded && !xmit_times.empty()) {
+        xmit = xmit_times.front();
+        xmit_times.pop_front();
+    }
     if (check_order) {
         std::uint32_t seq;
         std::memcpy(&seq, frame + kPktgenSeqOffset, sizeof seq);
@@ -18,6 +42,10 @@ void FrameCheck::seen(const std::uint8_t* frame, unsigned len, Picos when) {
                                      "sent packet " + std::to_string(seq) + " where packet " +
                                          std::to_string(expected_seq) + " was next");
         ++expected_seq;
+    }
+    if (measuring) {
+        if (xmit) times.latency.add(ps_to_ns(when - *xmit));
+        if (window_frames > 0) times.frame_interval.add(ps_to_ns(when - last));
     }
     if (window_frames++ == 0) first = when;
     last = when;

@@ -18,12 +18,12 @@ json bus_results(PciBus& bus, double window_us, double window_s) {
             {"width_bits", bus.config().width_bits},
             {"clock_mhz", bus.config().clock_mhz},
             {"peak_bytes_per_s", bus_bytes_per_s},
-            {"utilisation", static_cast<double>(c.busy) / (window_us * 1e6)},
-            {"transactions", c.transactions},
-            {"retries", c.retries},
-            {"disconnects", c.disconnects},
-            {"preemptions", c.preemptions},
-            {"split_responses", c.split_responses},
+            {"utilisation_fraction", static_cast<double>(c.busy) / (window_us * 1e6)},
+            {"transactions_in_window", c.transactions},
+            {"retries_in_window", c.retries},
+            {"disconnects_in_window", c.disconnects},
+            {"preemptions_in_window", c.preemptions},
+            {"split_responses_in_window", c.split_responses},
             {"data_bytes_per_s", static_cast<double>(c.data_bytes) / window_s}};
 }
 
@@ -32,13 +32,26 @@ json master_results(const DmaMaster& m, double window_s) {
     double n = t.requests ? static_cast<double>(t.requests) : 1;
     return {{"name", m.config().name},
             {"bytes_per_s", static_cast<double>(t.bytes) / window_s},
-            {"requests", t.requests},
-            {"transactions", t.transactions},
-            {"retries", t.retries},
-            {"disconnects", t.disconnects},
-            {"preemptions", t.preemptions},
+            {"requests_in_window", t.requests},
+            {"transactions_in_window", t.transactions},
+            {"retries_in_window", t.retries},
+            {"disconnects_in_window", t.disconnects},
+            {"preemptions_in_window", t.preemptions},
             {"mean_latency_ns", ps_to_ns(t.latency_sum) / n},
             {"mean_arbitration_ns", ps_to_ns(t.arbitration_sum) / n}};
+}
+
+// {"p50", "p90", "p99", "max", "mean"}; null where there is no sample (or, for a percentile,
+// too few for its estimate).
+json distribution_results(const Distribution& d) {
+    auto or_null = [](const std::optional<double>& v) { return v ? json(*v) : json(); };
+    json r = {{"p50", or_null(d.percentile(0))},
+              {"p90", or_null(d.percentile(1))},
+              {"p99", or_null(d.percentile(2))},
+              {"max", nullptr},
+              {"mean", nullptr}};
+    if (d.count()) r["max"] = d.max(), r["mean"] = d.mean();
+    return r;
 }
 
 void add_nic_results(json& r, const Platform& platform, const std::vector<FrameCheck>& frames,
@@ -47,16 +60,20 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     double pps = window_frame_rate(frames, window_s);
     r["tx_pps"] = pps;
     r["tx_mbps"] = pps * 8 * (size + 4) / 1e6;  // pktgen's definition
-    json by_port = json::array();
+    json by_port = json::array(), latency = json::array(), interval = json::array();
     double wire_limit = 0;
     for (const FrameCheck& f : frames) {
         by_port.push_back(port_frame_rate(f, window_s));
         wire_limit += platform.nic()->port(f.port).wire_limit_pps(platform.config().pktgen.size);
+        latency.push_back(distribution_results(f.times.latency));
+        interval.push_back(distribution_results(f.times.frame_interval));
     }
     r["tx_pps_by_port"] = by_port;
     r["wire_limit_pps"] = wire_limit;
     std::uint64_t sent = window_frames(frames);
     r["tx_frames"] = sent;
+    r["packet_latency_ns_by_port"] = latency;
+    r["frame_interval_ns_by_port"] = interval;
     r["nic"] = platform.nic()->stats();
     json cpus = json::array();
     std::uint64_t mmio_reads = 0, mmio_writes = 0, queued = 0;
@@ -87,6 +104,16 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     r["packets_queued"] = queued;
 }
 
+// The table of one per-packet distribution's keys.
+void add_distribution_metrics(std::vector<MetricSpec>& out, const std::string& key,
+                              const std::string& what) {
+    out.push_back({key + ".p50", "ns", "Median " + what + " (P-square estimate)."});
+    out.push_back({key + ".p90", "ns", "90th percentile of the " + what + " (P-square estimate)."});
+    out.push_back({key + ".p99", "ns", "99th percentile of the " + what + " (P-square estimate)."});
+    out.push_back({key + ".max", "ns", "Largest " + what + "."});
+    out.push_back({key + ".mean", "ns", "Mean " + what + "."});
+}
+
 }  // namespace
 
 json results_document(const json& resolved_scenario, Platform& platform,
@@ -96,7 +123,7 @@ json results_document(const json& resolved_scenario, Platform& platform,
     r["scenario"] = resolved_scenario;
     r["warmup_us"] = window.warmup_us;
     r["window_us"] = window.window_us;
-    r["stability"] = window.stability;
+    r["stability_fraction"] = window.stability;
     r["bus"] = bus_results(platform.bus(), window.window_us, window_s);
     json masters = json::array();
     for (const auto& m : platform.masters()) masters.push_back(master_results(*m, window_s));
@@ -104,6 +131,136 @@ json results_document(const json& resolved_scenario, Platform& platform,
     if (platform.nic()) add_nic_results(r, platform, frames, window_s);
     return r;
 }
+
+std::vector<MetricSpec> result_metrics() {
+    std::vector<MetricSpec> m = {
+        {"scenario", "", "The resolved scenario the run simulated: every key, defaults filled in "
+         "(docs/scenario-reference.md)."},
+        {"warmup_us", "us", "Simulated time before the measurement window (discarded)."},
+        {"window_us", "us", "Length of the measurement window every rate and count is over."},
+        {"stability_fraction", "fraction", "Relative change of the measured rate in the "
+         "window's last batch (compare simulation.stability); null when the window is one "
+         "batch."},
+        {"bus.kind", "", "pci or pcix: the NIC's segment."},
+        {"bus.width_bits", "bits", "Its data width."},
+        {"bus.clock_mhz", "MHz", "Its clock."},
+        {"bus.peak_bytes_per_s", "bytes/s", "width_bits/8 x clock: one data phase per clock."},
+        {"bus.utilisation_fraction", "fraction", "Share of the window in which the bus was "
+         "busy: from FRAME# to the end of the turnaround, retries included (was `utilisation`)."},
+        {"bus.transactions_in_window", "count", "Transactions of every master (was "
+         "`transactions`)."},
+        {"bus.retries_in_window", "count", "Transactions the target ended with Retry (was "
+         "`retries`)."},
+        {"bus.disconnects_in_window", "count", "Transactions the target ended with a Disconnect "
+         "(was `disconnects`)."},
+        {"bus.preemptions_in_window", "count", "Bursts cut by the latency timer after GNT# was "
+         "taken away (was `preemptions`)."},
+        {"bus.split_responses_in_window", "count", "PCI-X reads answered with a Split Response "
+         "(was `split_responses`)."},
+        {"bus.data_bytes_per_s", "bytes/s", "Bytes moved in data phases, over the window."},
+        {"masters[].name", "", "A synthetic master (scenario masters[])."},
+        {"masters[].bytes_per_s", "bytes/s", "Bytes it moved, over the window."},
+        {"masters[].requests_in_window", "count", "Reads or writes it finished (was `requests`)."},
+        {"masters[].transactions_in_window", "count", "Bus transactions they took (was "
+         "`transactions`)."},
+        {"masters[].retries_in_window", "count", "Retries among them (was `retries`)."},
+        {"masters[].disconnects_in_window", "count", "Disconnects among them (was "
+         "`disconnects`)."},
+        {"masters[].preemptions_in_window", "count", "Latency-timer preemptions among them (was "
+         "`preemptions`)."},
+        {"masters[].mean_latency_ns", "ns", "Mean time from its request to its last byte."},
+        {"masters[].mean_arbitration_ns", "ns", "Mean time from REQ# to FRAME#, per request."},
+        {"tx_pps", "packets/s", "Frames per second on the wire, all ports: each port's frames "
+         "from its first to its last frame in the window, added up."},
+        {"tx_mbps", "Mbit/s", "tx_pps x 8 x (packet.size + 4): pktgen's definition."},
+        {"tx_pps_by_port[]", "packets/s", "tx_pps of each transmitting port."},
+        {"wire_limit_pps", "packets/s", "The ports' wire limits added up: 1/(frame + preamble + "
+         "FCS + gap time)."},
+        {"tx_frames", "count", "Frames all ports sent in the window."},
+    };
+    add_distribution_metrics(m, "packet_latency_ns_by_port[]",
+                             "per-packet latency of the port in the window, from pktgen's "
+                             "hard_start_xmit call for the packet to the last byte of its frame "
+                             "on the wire (with the time it waits in the TX ring behind the "
+                             "packets before it: pktgen keeps the ring full, so about the ring's "
+                             "packets times the frame interval)");
+    add_distribution_metrics(m, "frame_interval_ns_by_port[]",
+                             "time between the last bytes of consecutive frames of the port in "
+                             "the window (its mean is 1/tx_pps_by_port)");
+    for (const MetricSpec& s : E1000::stats_metrics())
+        m.push_back({"nic." + s.key, s.unit, s.meaning});
+    std::vector<MetricSpec> rest = {
+        {"cpus[].busy_fraction", "fraction", "Share of the window the CPU ran code (pktgen, "
+         "driver, interrupts)."},
+        {"cpus[].mmio_stall_fraction", "fraction", "Share of the window it was stalled on "
+         "register reads."},
+        {"cpus[].waiting_fraction", "fraction", "Share of the window it had nothing to do "
+         "(pktgen spinning on a stopped queue)."},
+        {"cpus[].interrupts", "count", "Interrupts it took."},
+        {"cpus[].timer_ticks", "count", "Driver timer ticks it ran."},
+        {"cpus[].mmio_reads", "count", "Register reads it made."},
+        {"cpus[].mmio_writes", "count", "Register writes it made."},
+        {"cpus[].packets_queued", "count", "Packets its driver accepted (xmit_frame)."},
+        {"cpus[].packets_cleaned", "count", "Packets its driver cleaned (DD seen, skb freed)."},
+        {"cpus[].queue_stops", "count", "Times its driver stopped the queue (ring full)."},
+        {"cpus[].tdt_writes", "count", "Tail (TDT) register writes."},
+        {"cpus[].descriptors_queued", "count", "Descriptors its driver filled."},
+        {"mmio_reads_per_packet", "reads/packet", "All CPUs' register reads over tx_frames."},
+        {"mmio_writes_per_packet", "writes/packet", "All CPUs' register writes over tx_frames."},
+        {"packets_queued", "count", "Packets all drivers accepted in the window."},
+    };
+    m.insert(m.end(), rest.begin(), rest.end());
+    return m;
+}
+
+namespace {
+
+// "p50 1234.5, p90 1300.0, p99 1402.3, max 1500.0, mean 1250.2 ns"
+std::string distribution_line(const json& d) {
+    std::ostringstream o;
+    o.setf(std::ios::fixed);
+    o.precision(1);
+    const char* sep = "";
+    for (const char* key : {"p50", "p90", "p99", "max", "mean"}) {
+        o << sep << key << " ";
+        if (d[key].is_number()) o << d[key].get<double>();
+        else o << "-";
+        sep = ", ";
+    }
+    o << " ns";
+    return o.str();
+}
+
+// The NIC's counters and per-packet means, a few lines.
+void summarize_nic(std::ostringstream& o, const json& nic) {
+    o.precision(1);
+    o << "nic " << nic["model"].get<std::string>() << ": " << nic["tx_frames"] << " frames ("
+      << nic["tx_bytes"] << " bytes), " << nic["descriptor_fetches"]
+      << " descriptor fetches (" << nic["descriptors_fetched"] << " descriptors), "
+      << nic["data_reads"] << " data reads, " << nic["writebacks"] << " write-backs ("
+      << nic["descriptors_written_back"] << " descriptors), " << nic["interrupts"]
+      << " interrupts\n";
+    o << "nic on the bus: " << nic["bus_transactions_in_window"] << " transactions, "
+      << nic["bus_retries_in_window"] << " retries, " << nic["bus_disconnects_in_window"]
+      << " disconnects, " << nic["bus_preemptions_in_window"] << " latency-timer preemptions\n";
+    const json& t = nic["mean_per_packet_ns"];
+    o << "nic per packet (mean ns): descriptor fetch " << t["descriptor"].get<double>()
+      << ", arbitration " << t["arbitration"].get<double>() << ", protocol overhead "
+      << t["overhead"].get<double>() << ", read latency " << t["read_latency"].get<double>()
+      << ", data phases " << t["data_phases"].get<double>() << ", FIFO wait "
+      << t["fifo_wait"].get<double>() << ", wire " << t["wire"].get<double>() << "\n";
+    for (std::size_t i = 0; i < nic["ports"].size(); ++i) {
+        const json& p = nic["ports"][i];
+        o << "nic port " << i << ": " << p["frames_sent"] << " frames since start, TX FIFO peak "
+          << p["fifo_peak_bytes"] << " of " << p["fifo_bytes"] << " bytes\n";
+    }
+    for (const auto& a : nic["unimplemented_register_accesses"])
+        o << "nic port " << a["port"] << ": no register at offset "
+          << a["offset"].get<std::string>() << " (" << a["reads"] << " reads, " << a["writes"]
+          << " writes)\n";
+}
+
+}  // namespace
 
 std::string summarize(const json& r) {
     std::ostringstream o;
@@ -114,19 +271,28 @@ std::string summarize(const json& r) {
       << b["kind"].get<std::string>() << " " << b["width_bits"] << "/" << b["clock_mhz"]
       << ", window " << r["window_us"].get<double>() << " us after "
       << r["warmup_us"].get<double>() << " us warm-up (";
-    if (r["stability"].is_number() && std::isfinite(r["stability"].get<double>()))
-        o << "last batch changed the rate by " << 100 * r["stability"].get<double>() << " %)\n";
+    const json& stability = r["stability_fraction"];
+    if (stability.is_number() && std::isfinite(stability.get<double>()))
+        o << "last batch changed the rate by " << 100 * stability.get<double>() << " %)\n";
     else
         o << "one batch: stability not measured)\n";
-    o << "bus: " << 100 * b["utilisation"].get<double>() << " % busy, "
+    o << "bus: " << 100 * b["utilisation_fraction"].get<double>() << " % busy, "
       << b["data_bytes_per_s"].get<double>() / 1e6 << " MB/s of data (peak "
-      << b["peak_bytes_per_s"].get<double>() / 1e6 << " MB/s), " << b["transactions"]
-      << " transactions, " << b["retries"] << " retries, " << b["disconnects"]
-      << " disconnects, " << b["preemptions"] << " latency-timer preemptions\n";
+      << b["peak_bytes_per_s"].get<double>() / 1e6 << " MB/s), " << b["transactions_in_window"]
+      << " transactions, " << b["retries_in_window"] << " retries, "
+      << b["disconnects_in_window"] << " disconnects, " << b["preemptions_in_window"]
+      << " latency-timer preemptions in the window\n";
     if (r.contains("tx_pps")) {
         o.precision(0);
         o << "tx: " << r["tx_pps"].get<double>() << " pps, " << r["tx_mbps"].get<double>()
-          << " Mbit/s (wire limit " << r["wire_limit_pps"].get<double>() << " pps)\n";
+          << " Mbit/s (wire limit " << r["wire_limit_pps"].get<double>() << " pps), "
+          << r["tx_frames"] << " frames in the window\n";
+        for (std::size_t i = 0; i < r["packet_latency_ns_by_port"].size(); ++i) {
+            o << "port " << i << " packet latency (xmit to last byte on the wire): "
+              << distribution_line(r["packet_latency_ns_by_port"][i]) << "\n";
+            o << "port " << i << " frame interval: "
+              << distribution_line(r["frame_interval_ns_by_port"][i]) << "\n";
+        }
         o.precision(2);
         o << "per packet: " << r["mmio_reads_per_packet"].get<double>() << " register reads, "
           << r["mmio_writes_per_packet"].get<double>() << " register writes\n";
@@ -138,13 +304,15 @@ std::string summarize(const json& r) {
               << 100 * c["waiting_fraction"].get<double>() << " % waiting on the queue, "
               << c["interrupts"] << " interrupts\n";
         }
-        o << "nic: " << r["nic"].dump() << "\n";
+        summarize_nic(o, r["nic"]);
     }
+    o.precision(1);
     for (const auto& m : r["masters"]) {
         o << "master " << m["name"].get<std::string>() << ": "
-          << m["bytes_per_s"].get<double>() / 1e6 << " MB/s, " << m["requests"]
-          << " requests in " << m["transactions"] << " transactions, " << m["retries"]
-          << " retries, mean latency " << m["mean_latency_ns"].get<double>() << " ns (of which "
+          << m["bytes_per_s"].get<double>() / 1e6 << " MB/s, " << m["requests_in_window"]
+          << " requests in " << m["transactions_in_window"] << " transactions, "
+          << m["retries_in_window"] << " retries, mean latency "
+          << m["mean_latency_ns"].get<double>() << " ns (of which "
           << m["mean_arbitration_ns"].get<double>() << " ns arbitration)\n";
     }
     return o.str();

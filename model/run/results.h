@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/metric_spec.h"
 #include "run/measurement.h"
 #include "run/platform.h"
 
@@ -22,6 +23,10 @@ struct RunWindow {
 // Not const: the bus settles what it kept lazily before its counters are read.
 nlohmann::json results_document(const nlohmann::json& resolved_scenario, Platform& platform,
                                 const std::vector<FrameCheck>& frames, const RunWindow& window);
+
+// Every key results_document writes, with its unit and meaning (the NIC's from
+// E1000::stats_metrics()), in documentation order: docs/metrics-reference.md.
+std::vector<MetricSpec> result_metrics();
 
 // The readable summary of a results document.
 std::string summarize(const nlohmann::json& results);

@@ -172,9 +172,14 @@ Simulation::Simulation(const Scenario& s)
             // Each packet has its own buffer only without clone_skb; clones repeat a number.
             p.frames[i].check_order =
                 platform.config().pktgen.clone_skb == 0 && platform.ports()[i]->enabled;
+            p.frames[i].preloaded = nic->params().preload_packets;
+            platform.ports()[i]->pktgen->on_xmit(
+                [this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
         }
-        nic->set_frame_observer([this](unsigned port, const std::uint8_t* frame, unsigned len,
-                                       Picos when) { parts_->frames.at(port).seen(frame, len, when); });
+        nic->set_frame_observer(
+            [this](unsigned port, const std::uint8_t* frame, unsigned len, Picos when) {
+                parts_->frames.at(port).seen(frame, len, when);
+            });
     }
 
     RunMonitor::Config watch;

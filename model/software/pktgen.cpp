@@ -67,10 +67,12 @@ void Pktgen::run_once() {
         clone_uses_ = 0;
     }
     pool_.hold(skb_);  // the driver's reference, dropped at clean time
+    Picos xmit = cpu_.now();
     if (driver_.xmit_frame(skb_) == E1000Driver::TxResult::Busy) {
         pool_.release(skb_);
         return;  // retried when the queue wakes
     }
+    if (on_xmit_) on_xmit_(xmit);
     ++seq_;
     ++sent_;
     ++clone_uses_;

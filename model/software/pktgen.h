@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "platform/cpu.h"
 #include "software/e1000_driver.h"
@@ -38,6 +39,10 @@ public:
     void interrupt() { driver_.intr(); }
     void timer() { driver_.watchdog_timer(); }
 
+    // Called with the CPU's time of each packet's hard_start_xmit call that the driver accepted
+    // (what per-packet latencies start from).
+    void on_xmit(std::function<void(Picos)> fn) { on_xmit_ = std::move(fn); }
+
     std::uint64_t sent() const { return sent_; }
     std::uint32_t frame_bytes() const { return options_.size; }  // FIFO room one packet takes
     void free_skb(const Skb& skb);  // the driver's dev_kfree_skb
@@ -55,6 +60,7 @@ private:
     std::uint64_t sent_ = 0;
     std::uint32_t seq_ = 0;
     Picos next_send_ = 0;
+    std::function<void(Picos)> on_xmit_;
 };
 
 }  // namespace pcisim

@@ -19,6 +19,7 @@ const char* kUsage =
     "      [--vcd FILE] [--trace FILE] [--window START_US:END_US]  with waveforms / a trace\n"
     "  check SCENARIO [--set KEY=VALUE ...]              validate a scenario without running\n"
     "  schema                                            every scenario key, as Markdown\n"
+    "  metrics                                           every result key, as Markdown\n"
     "  sweep SCENARIO --vary KEY=V1,V2|A:B:STEP ... [--set KEY=VALUE ...] [-j N] [-o OUT.csv]\n"
     "        [--shard I/N] [--timeout-s S] [--resume] [--force]\n"
     "                                                    one simulation per point, as CSV+JSON\n"
@@ -55,6 +56,7 @@ int sc_main(int argc, char* argv[]) {
         {"run", pcisim::cli::run},
         {"check", pcisim::cli::check},
         {"schema", pcisim::cli::schema},
+        {"metrics", pcisim::cli::metrics},
         {"sweep", pcisim::cli::sweep},
         {"merge", pcisim::cli::merge},
         {"fit", pcisim::cli::fit},

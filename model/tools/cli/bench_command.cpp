@@ -194,13 +194,13 @@ json bench_case(const BenchCase& c, const std::vector<std::uint64_t>& sizes, uns
             {"sizes", sizes_out}, {"sweep_point", point}};
 }
 
-void print_table(const json& report) {
-    std::cout << std::fixed;
-    std::cout << "case           packets    wall s     cpu s     sim s  kpps/wall-s  x real time"
+void print_table(const json& report, std::ostream& out) {
+    out << std::fixed;
+    out << "case           packets    wall s     cpu s     sim s  kpps/wall-s  x real time"
                  "  deltas/pkt  RSS MiB  start-up ms\n";
     for (const auto& c : report["cases"]) {
         for (const auto& s : c["sizes"]) {
-            std::cout << std::left << std::setw(12) << c["id"].get<std::string>() << std::right
+            out << std::left << std::setw(12) << c["id"].get<std::string>() << std::right
                       << std::setw(11) << s["packets"].get<std::uint64_t>() << std::setprecision(3)
                       << std::setw(10) << s["wall_s"].get<double>() << std::setw(10)
                       << s["cpu_s"].get<double>() << std::setw(10)
@@ -215,7 +215,7 @@ void print_table(const json& report) {
                       << "\n";
         }
         const json& p = c["sweep_point"];
-        std::cout << std::left << std::setw(12) << c["id"].get<std::string>() << std::right
+        out << std::left << std::setw(12) << c["id"].get<std::string>() << std::right
                   << "  one sweep point: " << std::setprecision(2)
                   << 1e3 * p["wall_s"].get<double>() << " ms simulating, "
                   << 1e3 * p["startup_s"].get<double>() << " ms start-up (fork "
@@ -224,7 +224,7 @@ void print_table(const json& report) {
                   << 1e3 * p["elaborate_s"].get<double>() << "): " << std::setprecision(1)
                   << 100 * p["startup_share"].get<double>() << " % of the point\n";
     }
-    std::cout << "deltas/pkt: SystemC delta cycles (sc_delta_count) per frame sent; each is one "
+    out << "deltas/pkt: SystemC delta cycles (sc_delta_count) per frame sent; each is one "
                  "evaluation phase of one or more process activations.\n";
 }
 
@@ -255,7 +255,8 @@ int bench(const Args& args) {
         "frames to simulate per measurement, e.g. 1e4,1e5,1e6,1e7 (default 1e4,1e5,1e6)")(
         "runs", po::value<std::string>(&runs_text),
         "runs per measurement, 1 to 1000; figures are medians (3)")(
-        "json", po::value<std::string>(&json_out), "also write the results as JSON");
+        "json", po::value<std::string>(&json_out),
+        "also write the results as JSON ('-': to stdout, the table then to stderr)");
     std::vector<std::uint64_t> sizes;
     try {
         po::variables_map vm;
@@ -282,9 +283,9 @@ int bench(const Args& args) {
         for (const auto& c : standard_cases())
             if (only.empty() || std::find(only.begin(), only.end(), c.id) != only.end())
                 report["cases"].push_back(bench_case(c, sizes, runs));
-        print_table(report);
+        print_table(report, output::report_stream(json_out));
         if (!json_out.empty())
-            output::write_text_file(json_out, output::json_text(report, 2, json_out) + "\n");
+            output::write_output(json_out, output::json_text(report, 2, json_out) + "\n");
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "pcisim bench: " << e.what() << "\n";

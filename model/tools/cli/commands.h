@@ -12,6 +12,7 @@ using Args = std::vector<std::string>;
 int run(const Args& args);     // pcisim run SCENARIO [--set K=V ...] [--json OUT]
 int check(const Args& args);   // pcisim check SCENARIO [--set K=V ...]
 int schema(const Args& args);  // pcisim schema: the scenario reference as Markdown
+int metrics(const Args& args); // pcisim metrics: the results reference as Markdown
 // pcisim sweep SCENARIO --vary KEY=LIST|A:B:STEP ... [--set K=V ...] [-j N] [-o OUT.csv]
 //              [--shard I/N] [--timeout-s S]
 int sweep(const Args& args);

@@ -31,7 +31,8 @@ int explain(const Args& args) {
     opts.add_options()("help,h", "this help")(
         "set", po::value<std::vector<std::string>>(&sets)->composing(),
         "override a scenario key: --set packet.size=300")(
-        "json", po::value<std::string>(&json_out), "write the explanation as JSON to this file");
+        "json", po::value<std::string>(&json_out),
+        "write the explanation as JSON to this file ('-': to stdout, the text then to stderr)");
     recording.add_to(opts);
     opts.add_options()("scenario", po::value<std::string>(&file), "scenario JSON file");
     po::positional_options_description pos;
@@ -93,10 +94,10 @@ int explain(const Args& args) {
         std::cerr << "pcisim explain: " << e.what() << "\n";
         return 1;
     }
-    std::cout << "scenario " << x["scenario"].get<std::string>() << "\n" << explain_text(x);
+    output::report_stream(json_out) << "scenario " << x["scenario"].get<std::string>() << "\n" << explain_text(x);
     if (!json_out.empty()) {
         try {
-            output::write_text_file(json_out, output::json_text(x, 2, json_out) + "\n");
+            output::write_output(json_out, output::json_text(x, 2, json_out) + "\n");
         } catch (const output::OutputError& e) {
             std::cerr << "pcisim explain: " << e.what() << "\n";
             return 1;

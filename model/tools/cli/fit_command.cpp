@@ -80,7 +80,8 @@ int fit(const Args& args) {
         "wire-limit column; 125e6/(s+24) where absent")(
         "bus-bytes-per-s", po::value<std::string>(&bus_rate),
         "B for the fixed-B fits when the CSV has no bus.width_bits and bus.clock_mhz columns")(
-        "json", po::value<std::string>(&json_out), "write the fits as JSON to this file")(
+        "json", po::value<std::string>(&json_out),
+        "write the fits as JSON to this file ('-': to stdout, the text then to stderr)")(
         "sweep", po::value<std::string>(&csv_path), "sweep CSV");
     po::positional_options_description pos;
     pos.add("sweep", 1);
@@ -106,7 +107,7 @@ int fit(const Args& args) {
     try {
         for (const auto& curve : fit::read_curves(in, cols)) {
             nlohmann::json f = fit::fit_curve(curve);
-            std::cout << fit::describe(f);
+            output::report_stream(json_out) << fit::describe(f);
             doc["curves"].push_back(f);
         }
     } catch (const std::runtime_error& e) {
@@ -127,7 +128,7 @@ int fit(const Args& args) {
     doc["provenance"] = provenance();
     if (!json_out.empty()) {
         try {
-            output::write_text_file(json_out, output::json_text(doc, 2, json_out) + "\n");
+            output::write_output(json_out, output::json_text(doc, 2, json_out) + "\n");
         } catch (const output::OutputError& e) {
             std::cerr << "pcisim fit: " << e.what() << "\n";
             return 1;

@@ -69,6 +69,17 @@ nlohmann::json provenance_without(const std::vector<std::string>& output_options
     return p;
 }
 
+std::vector<MetricSpec> provenance_metrics() {
+    return {
+        {"provenance.pcisim_version", "", "pcisim's version."},
+        {"provenance.git", "", "The commit the build was configured from (-dirty: with "
+         "uncommitted changes; unknown outside a checkout)."},
+        {"provenance.systemc_version", "", "The SystemC library's version."},
+        {"provenance.command_line[]", "", "The command, program name first; for run, without "
+         "the options that only choose where outputs go (--json, --vcd, --trace, --window)."},
+    };
+}
+
 std::string version_line() {
     return std::string("pcisim ") + PCISIM_VERSION + " (git " + PCISIM_GIT + "), SystemC " +
            systemc_version();

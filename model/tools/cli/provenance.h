@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/metric_spec.h"
+
 namespace pcisim::cli {
 
 // Called once by main() with its arguments.
@@ -20,6 +22,9 @@ nlohmann::json provenance();
 // "--json=OUT"): those that choose where results go, not what they are.  Two runs that differ
 // only in them give byte-identical results (tests/test_end_to_end.cpp), provenance included.
 nlohmann::json provenance_without(const std::vector<std::string>& output_options);
+
+// Its keys, for the metrics reference (docs/metrics-reference.md).
+std::vector<MetricSpec> provenance_metrics();
 
 // "pcisim 0.1.0 (git 932e4db), SystemC 2.3.4-Accellera": what --version prints.
 std::string version_line();

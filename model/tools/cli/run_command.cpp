@@ -39,7 +39,8 @@ std::optional<ScenarioArgs> parse(const Args& args, bool with_json, const char* 
         "string)");
     if (with_json) {
         opts.add_options()("json", po::value<std::string>(&a.json_out),
-                           "write the full results as JSON to this file");
+                           "write the full results as JSON to this file ('-': to stdout, "
+                           "the summary then to stderr)");
         a.recording.add_to(opts);
     }
     opts.add_options()("scenario", po::value<std::string>(&a.file), "scenario JSON file");
@@ -113,13 +114,13 @@ int run(const Args& args) {
         std::cerr << "pcisim run: simulation failed: " << e.what() << "\n";
         return 1;
     }
-    std::cout << summarize(results);
+    output::report_stream(a.json_out) << summarize(results);
     // The results already hold the resolved scenario; this says what made them.  Where the
     // results and recordings were written is no part of what they are.
     results["provenance"] = provenance_without({"--json", "--vcd", "--trace", "--window"});
     if (!a.json_out.empty()) {
         try {
-            output::write_text_file(a.json_out, output::json_text(results, 2, a.json_out) + "\n");
+            output::write_output(a.json_out, output::json_text(results, 2, a.json_out) + "\n");
         } catch (const output::OutputError& e) {
             std::cerr << "pcisim run: " << e.what() << "\n";
             return 1;

@@ -88,7 +88,8 @@ int validate(const Args& args) {
         "simulations at once, 1 to 1024 (default: cores)")(
         "doc", po::value<std::string>(&doc),
         "write the report (Markdown) here, e.g. docs/validation.md")(
-        "json", po::value<std::string>(&json_out), "write every check as JSON")(
+        "json", po::value<std::string>(&json_out),
+        "write every check as JSON ('-': to stdout, the table then to stderr)")(
         "predictions", po::bool_switch(&predictions),
         "also simulate the driver variants on every platform (the predictions section)");
     try {
@@ -121,8 +122,9 @@ int validate(const Args& args) {
         for (const auto& tier : set.tiers())
             tiers.push_back({tier, set.tier_file(tier), set.summarize(checks, tier)});
         for (auto& g : grid) g.pps = pps.at(g.point.key());
-        std::cout << validate::table_text(checks, tiers, set.tolerances());
-        for (const auto& f : failures) std::cout << "failed simulation: " << f << "\n";
+        std::ostream& table = output::report_stream(json_out);
+        table << validate::table_text(checks, tiers, set.tolerances());
+        for (const auto& f : failures) table << "failed simulation: " << f << "\n";
         if (!doc.empty())
             output::write_text_file(
                 doc, validate::report_markdown(
@@ -131,7 +133,7 @@ int validate(const Args& args) {
         if (!json_out.empty()) {
             nlohmann::json report = validate::to_json(checks, tiers, grid);
             report["provenance"] = provenance();
-            output::write_text_file(json_out, output::json_text(report, 2, json_out) + "\n");
+            output::write_output(json_out, output::json_text(report, 2, json_out) + "\n");
         }
         return validate::all_pass(tiers) && failures.empty() ? 0 : 1;
     } catch (const std::exception& e) {

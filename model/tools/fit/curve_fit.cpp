@@ -1,5 +1,6 @@
 #include "tools/fit/curve_fit.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -12,9 +13,13 @@ using nlohmann::json;
 
 namespace {
 
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(); }
+
 json fit_json(const FormulaFit& f) {
     return {{"B_bytes_per_s", f.bytes_per_s},
+            {"B_bytes_per_s_se", optional_number(f.bytes_per_s_se)},
             {"k_bytes", f.latency_bytes},
+            {"k_bytes_se", optional_number(f.latency_bytes_se)},
             {"overhead_us", f.overhead_us()},
             {"rms_rel_residual", f.rms_rel_residual},
             {"max_rel_residual", f.max_rel_residual},
@@ -33,6 +38,20 @@ std::string range_text(const json& piece) {
            number(piece["to"]);
 }
 
+// "B = 264000000 +- 1200000 B/s, k = 335.0 +- 2.1 bytes (standard errors)"; a fixed B has no
+// error of its own.
+std::string errors_line(const json& fit) {
+    if (fit["k_bytes_se"].is_null()) return "             standard errors: none (no degree of freedom left)\n";
+    char k[96];
+    std::snprintf(k, sizeof k, "k = %.1f +- %.1f bytes", fit["k_bytes"].get<double>(),
+                  fit["k_bytes_se"].get<double>());
+    std::string b = fit["B_bytes_per_s_se"].get<double>() == 0
+                        ? std::string("B given")
+                        : "B = " + number(std::round(fit["B_bytes_per_s"].get<double>())) + " +- " +
+                              number(std::round(fit["B_bytes_per_s_se"].get<double>())) + " B/s";
+    return "             " + b + ", " + k + " (standard errors)\n";
+}
+
 std::string fit_line(const char* label, const json& fit, const json& piece) {
     if (fit.is_null()) return std::string("    ") + label + ": not possible (" +
                               (piece["points"] == 1 ? "one point" : "pps does not fall with size") +
@@ -42,7 +61,7 @@ std::string fit_line(const char* label, const json& fit, const json& piece) {
                   fit["rms_rel_residual"].get<double>() * 100,
                   fit["max_rel_residual"].get<double>() * 100, fit["overhead_us"].get<double>());
     return std::string("    ") + label + ": p = " + fit["formula"].get<std::string>() + " for " +
-           range_text(piece) + stats + "\n";
+           range_text(piece) + stats + "\n" + errors_line(fit);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 namespace fs = std::filesystem;
 
@@ -75,6 +76,18 @@ void write_text_file(const std::string& path, const std::string& text) {
     if (!out)
         throw OutputError("cannot write " + path + ": " +
                           (errno ? std::strerror(errno) : "the write failed"));
+}
+
+bool is_stdout(const std::string& path) { return path == "-"; }
+
+std::ostream& report_stream(const std::string& json_path) {
+    return is_stdout(json_path) ? std::cerr : std::cout;
+}
+
+void write_output(const std::string& path, const std::string& text) {
+    if (!is_stdout(path)) return write_text_file(path, text);
+    // main() checks that the standard output took it all (a closed pipe, a full disk).
+    std::cout << text;
 }
 
 void remove_stale_temporaries(const std::string& path) {

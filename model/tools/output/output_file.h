@@ -3,6 +3,7 @@
 // or the whole new one.
 #pragma once
 
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,13 @@ void remove_stale_temporaries(const std::string& path);
 // Writes `text` to `path` as it is (a pipe or /dev/stdout works too).  Throws OutputError naming
 // the path when the write fails.
 void write_text_file(const std::string& path, const std::string& text);
+
+// "-" as a command's --json names the standard output: the JSON goes there and nothing else
+// does, so the command's readable report goes to the standard error instead.
+bool is_stdout(const std::string& path);
+std::ostream& report_stream(const std::string& json_path);
+// Writes `text` to the standard output for "-", else as write_text_file does.
+void write_output(const std::string& path, const std::string& text);
 
 // Flushes the folder holding `path` (a file created, renamed or removed in it) to the disk.
 void sync_folder_of(const std::string& path);
