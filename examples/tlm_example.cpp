@@ -115,7 +115,8 @@ int sc_main(int argc, char* argv[]) {
                   << "packets queued by pktgen: " << platform.software().pktgen->sent() << "\n"
                   << "frames sent in " << o.time_us << " us after " << o.warmup_us
                   << " us: " << frames << "\n"
-                  << "rate (first to last of them): " << static_cast<std::uint64_t>(std::llround(pps)) << " pps of "
+                  << "rate (first to last of them): "
+                  << static_cast<std::uint64_t>(std::llround(pps)) << " pps of "
                   << size << " bytes (wire limit "
                   << static_cast<std::uint64_t>(nic.port(0).wire_limit_pps(size)) << ")\n";
     } catch (const std::exception& e) {

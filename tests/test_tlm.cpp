@@ -148,8 +148,8 @@ TEST_CASE("TLM-2.0 example: pktgen's frames leave in order with their bytes, and
 TEST_CASE("TLM-2.0 example binary: reports the rate, and bad options exit 2 naming them",
           "[tlm]") {
     // Built beside pcisim.
-    std::string binary =
-        (std::filesystem::path(test::pcisim_binary()).parent_path() / "pcisim-tlm-example").string();
+    std::filesystem::path built = std::filesystem::path(test::pcisim_binary()).parent_path();
+    std::string binary = (built / "pcisim-tlm-example").string();
     REQUIRE(std::filesystem::exists(binary));
     test::TempDir dir;
     std::string out = dir / "out.txt", err = dir / "err.txt";

@@ -26,7 +26,9 @@ void TlmMemory::access(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
         t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    Picos lines = (addr + (n ? n : 1) - 1) / config_.line_bytes - addr / config_.line_bytes + 1;
+    // Whole cache lines, as the host bridge reads them: one more for each boundary crossed.
+    std::uint64_t first_line = addr / config_.line_bytes;
+    std::uint64_t lines = (addr + (n ? n : 1) - 1) / config_.line_bytes - first_line + 1;
     if (t.is_read()) {
         bytes_.read(addr, t.get_data_ptr(), n);
         delay += ps(config_.first_line_ps + (lines - 1) * config_.line_ps);
