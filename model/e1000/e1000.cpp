@@ -10,7 +10,7 @@ namespace pcisim {
 using namespace e1000;
 
 E1000::E1000(sc_core::sc_module_name name, const E1000Params& params, BusPort& bus,
-             HostMemory& mem, std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port)
+             DmaMemory& mem, std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port)
     : sc_module(name), params_(params), bar_base_(bar_base) {
     for (unsigned p = 0; p < params_.traits.ports; ++p) {
         InterruptSink* irq = p < irq_per_port.size() ? irq_per_port[p] : nullptr;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "core/dma_memory.h"
 #include "e1000/e1000_bus_interface.h"
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_stats.h"
@@ -20,13 +21,11 @@
 
 namespace pcisim {
 
-class HostMemory;
-
 class E1000 : public sc_core::sc_module, public BusMaster, public BusTarget {
 public:
     // A simulation passes e1000::E1000Params::from(scenario); tests build the struct.
     E1000(sc_core::sc_module_name name, const e1000::E1000Params& params, BusPort& bus,
-          HostMemory& mem, std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port);
+          DmaMemory& mem, std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port);
 
     unsigned ports() const { return static_cast<unsigned>(ports_.size()); }
     static constexpr std::uint64_t kBarBytes = 0x20000;  // port p's registers at bar_base + p*kBarBytes

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "platform/host_memory.h"
+#include "core/dma_memory.h"
 #include "core/invariants.h"
 
 namespace pcisim::e1000 {
@@ -53,7 +53,7 @@ void DescriptorCache::fetch_issued(const DescriptorFetch& f) {
     fetching_ += f.count;
 }
 
-void DescriptorCache::fetch_arrived(const DescriptorFetch& f, const HostMemory& mem) {
+void DescriptorCache::fetch_arrived(const DescriptorFetch& f, const DmaMemory& mem) {
     fetching_ -= f.count;
     for (unsigned i = 0; i < f.count; ++i) {
         CachedDescriptor c{f.first + i, {}};

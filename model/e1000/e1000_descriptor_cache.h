@@ -12,7 +12,7 @@
 #include "e1000/e1000_regs.h"
 
 namespace pcisim {
-class HostMemory;
+class DmaMemory;
 }
 
 namespace pcisim::e1000 {
@@ -53,7 +53,7 @@ public:
     bool fetch_wanted(Txdctl txdctl) const;
     DescriptorFetch plan_fetch() const;  // only when fetch_wanted()
     void fetch_issued(const DescriptorFetch& f);
-    void fetch_arrived(const DescriptorFetch& f, const HostMemory& mem);
+    void fetch_arrived(const DescriptorFetch& f, const DmaMemory& mem);
 
     // Descriptors of the first whole packet (up to EOP) in the cache; 0 when there is none.
     unsigned complete_packet_descriptors() const;

@@ -2,19 +2,15 @@
 
 #include <stdexcept>
 
-#include "platform/host_memory.h"
+#include "core/dma_memory.h"
 #include "core/invariants.h"
 #include "core/sim_time.h"
 #include "core/trace_hooks.h"
 
 namespace pcisim::e1000 {
 
-namespace {
-constexpr unsigned kStatusByteOffset = 12;  // STA in a legacy descriptor (SDM 3.3.3)
-}  // namespace
-
 TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& params,
-               HostMemory& mem, TxStats& stats, InterruptSink* irq, const FrameObserver& observer)
+               DmaMemory& mem, TxStats& stats, InterruptSink* irq, const FrameObserver& observer)
     : sc_module(name), index_(index), params_(params), mem_(mem), stats_(stats),
       fifo_(params.tx_fifo_bytes(params.pba_rx_kb)),
       cache_(params.descriptor_cache_entries, params.cache_line_bytes),
@@ -317,14 +313,15 @@ void TxPort::write_finished(std::uint64_t cookie, const DmaStats&) {
     auto it = writebacks_.find(cookie);
     WriteBack wb = std::move(it->second);
     writebacks_.erase(it);
-    // DD becomes visible in host memory when the write has crossed the bus.
+    // DD becomes visible in host memory when the write has crossed the bus.  The write carries
+    // each descriptor as fetched with DD set (16 bytes each, as it moves on the bus); software
+    // does not touch a descriptor it has handed over, so that is the descriptor in memory plus
+    // DD, and the write needs no read of host memory.
     bool report = false, at_once = false;
     for (const auto& d : wb.descriptors) {
-        std::uint64_t sta = cache_.slot_addr(d.index) + kStatusByteOffset;
-        std::uint8_t status = 0;
-        mem_.read(sta, &status, 1);
-        status |= kStaDd;
-        mem_.write(sta, &status, 1);
+        TxDescriptor done = d.desc;
+        done.status |= kStaDd;
+        mem_.write(cache_.slot_addr(d.index), &done, kDescriptorBytes);
         if (d.desc.cmd & kCmdRs) {
             report = true;
             at_once = at_once || !(d.desc.cmd & kCmdIde);

@@ -31,7 +31,7 @@
 #include "e1000/e1000_tx_fifo.h"
 
 namespace pcisim {
-class HostMemory;
+class DmaMemory;
 }
 
 namespace pcisim::e1000 {
@@ -39,7 +39,7 @@ namespace pcisim::e1000 {
 class TxPort : public sc_core::sc_module, public DmaClient {
 public:
     TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& params,
-           HostMemory& mem, TxStats& stats, InterruptSink* irq, const FrameObserver& observer);
+           DmaMemory& mem, TxStats& stats, InterruptSink* irq, const FrameObserver& observer);
 
     void attach(BusInterface* bus) { bus_ = bus; }
     std::uint32_t read_register(std::uint32_t offset) { return registers_.read(offset); }
@@ -100,7 +100,7 @@ private:
 
     unsigned index_;
     const E1000Params& params_;
-    HostMemory& mem_;
+    DmaMemory& mem_;
     TxStats& stats_;
     BusInterface* bus_ = nullptr;
 

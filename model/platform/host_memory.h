@@ -7,15 +7,18 @@
 #include <cstdlib>
 #include <memory>
 
+#include "core/dma_memory.h"
+
 namespace pcisim {
 
-class HostMemory {
+// Final: the CPU's many accesses through a HostMemory& need no virtual call.
+class HostMemory final : public DmaMemory {
 public:
     explicit HostMemory(std::uint64_t bytes);
 
     std::uint64_t size() const { return size_; }
-    void read(std::uint64_t addr, void* out, std::uint64_t n) const;
-    void write(std::uint64_t addr, const void* in, std::uint64_t n);
+    void read(std::uint64_t addr, void* out, std::uint64_t n) const override;
+    void write(std::uint64_t addr, const void* in, std::uint64_t n) override;
     std::uint32_t read32(std::uint64_t addr) const;
     std::uint64_t read64(std::uint64_t addr) const;
     void write32(std::uint64_t addr, std::uint32_t v);

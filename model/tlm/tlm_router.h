@@ -1,0 +1,41 @@
+// A simple TLM-2.0 interconnect: any number of initiators on `in`, targets added with the
+// address range they decode.  A transaction goes to the target whose range holds all of its
+// bytes, with the address made relative to the range's base, and `hop_ps` added to its delay;
+// one that falls outside every range gets TLM_ADDRESS_ERROR_RESPONSE.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "core/pci_types.h"
+
+namespace pcisim {
+
+class TlmRouter : public sc_core::sc_module {
+public:
+    TlmRouter(sc_core::sc_module_name name, Picos hop_ps);
+
+    tlm_utils::multi_passthrough_target_socket<TlmRouter> in;
+    tlm_utils::multi_passthrough_initiator_socket<TlmRouter> out;
+
+    // Binds `target` to `out` and decodes [base, base+bytes) to it; ranges must not overlap.
+    void add_target(tlm::tlm_target_socket<>& target, std::uint64_t base, std::uint64_t bytes);
+
+private:
+    struct Range {
+        std::uint64_t base, bytes;
+        std::string target;
+    };
+    void route(int from, tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
+
+    Picos hop_ps_;
+    std::vector<Range> ranges_;  // ranges_[i] is out[i]
+};
+
+}  // namespace pcisim
