@@ -41,44 +41,89 @@ json master_results(const DmaMaster& m, double window_s) {
             {"mean_arbitration_ns", ps_to_ns(t.arbitration_sum) / n}};
 }
 
+json driver_counters(const E1000Driver::Counters& d) {
+    return {{"packets_queued", d.queued},
+            {"packets_cleaned", d.cleaned},
+            {"queue_stops", d.stops},
+            {"tdt_writes", d.tdt_writes},
+            {"descriptors_queued", d.descriptors}};
+}
+
+// Totals, then each NIC, each port and each CPU: tx_pps and tx_pps_by_port cover every
+// transmitting port (in the order of the NICs and their ports); a CPU's entry adds up the
+// driver counters of the ports it drives.
 void add_nic_results(json& r, const Platform& platform, const std::vector<FrameCheck>& frames,
                      double window_s) {
-    double size = static_cast<double>(platform.config().pktgen.size);
+    const std::uint32_t size = platform.config().pktgen.size;
+    const Topology& topology = platform.config().topology;
     double pps = window_frame_rate(frames, window_s);
     r["tx_pps"] = pps;
     r["tx_mbps"] = pps * 8 * (size + 4) / 1e6;  // pktgen's definition
-    json by_port = json::array();
+    json by_port = json::array(), ports = json::array();
+    std::vector<double> nic_pps(platform.nics().size(), 0);
+    std::vector<json> nic_by_port(platform.nics().size(), json::array());
     double wire_limit = 0;
     for (const FrameCheck& f : frames) {
-        by_port.push_back(port_frame_rate(f, window_s));
-        wire_limit += platform.nic()->port(f.port).wire_limit_pps(platform.config().pktgen.size);
+        const PortSoftware& sw = *platform.ports()[f.port];
+        double port_pps = port_frame_rate(f, window_s);
+        by_port.push_back(port_pps);
+        nic_pps[sw.nic] += port_pps;
+        nic_by_port[sw.nic].push_back(port_pps);
+        wire_limit += platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(size);
+        json port = {{"nic", topology.nics[sw.nic].name},
+                     {"port", sw.port},
+                     {"cpu", topology.port_cpu[f.port]},
+                     {"tx_pps", port_pps},
+                     {"tx_frames", f.window_frames}};
+        port.update(driver_counters(sw.driver->counters()));
+        ports.push_back(port);
     }
     r["tx_pps_by_port"] = by_port;
     r["wire_limit_pps"] = wire_limit;
     std::uint64_t sent = window_frames(frames);
     r["tx_frames"] = sent;
-    r["nic"] = platform.nic()->stats();
+    if (platform.nics().size() == 1) r["nic"] = platform.nics()[0]->stats();
+    json nics = json::array();
+    for (std::size_t n = 0; n < platform.nics().size(); ++n) {
+        const NicPlacement& placement = topology.nics[n];
+        nics.push_back({{"name", placement.name},
+                        {"model", placement.params.model},
+                        {"segment", placement.card < 0
+                                        ? std::string("bus")
+                                        : topology.cards[placement.card].bridge.name},
+                        {"tx_pps", nic_pps[n]},
+                        {"tx_pps_by_port", nic_by_port[n]},
+                        {"stats", platform.nics()[n]->stats()}});
+    }
+    r["nics"] = nics;
+    r["ports"] = ports;
     json cpus = json::array();
     std::uint64_t mmio_reads = 0, mmio_writes = 0, queued = 0;
-    for (const auto& sw : platform.ports()) {
-        const auto& t = sw->cpu->totals();
-        const auto& d = sw->driver->counters();
+    for (std::size_t c = 0; c < platform.cpus().size(); ++c) {
+        const auto& t = platform.cpus()[c]->totals();
+        E1000Driver::Counters d;
+        for (std::size_t k = 0; k < platform.ports().size(); ++k) {
+            if (topology.port_cpu[k] != c) continue;
+            const auto& port = platform.ports()[k]->driver->counters();
+            d.queued += port.queued;
+            d.cleaned += port.cleaned;
+            d.stops += port.stops;
+            d.tdt_writes += port.tdt_writes;
+            d.descriptors += port.descriptors;
+        }
         double w = window_s * 1e12;
         queued += d.queued;
         mmio_reads += t.mmio_reads;
         mmio_writes += t.mmio_writes;
-        cpus.push_back({{"busy_fraction", static_cast<double>(t.busy) / w},
-                        {"mmio_stall_fraction", static_cast<double>(t.mmio_stall) / w},
-                        {"waiting_fraction", static_cast<double>(t.waiting) / w},
-                        {"interrupts", t.interrupts},
-                        {"timer_ticks", t.timer_ticks},
-                        {"mmio_reads", t.mmio_reads},
-                        {"mmio_writes", t.mmio_writes},
-                        {"packets_queued", d.queued},
-                        {"packets_cleaned", d.cleaned},
-                        {"queue_stops", d.stops},
-                        {"tdt_writes", d.tdt_writes},
-                        {"descriptors_queued", d.descriptors}});
+        json cpu = {{"busy_fraction", static_cast<double>(t.busy) / w},
+                    {"mmio_stall_fraction", static_cast<double>(t.mmio_stall) / w},
+                    {"waiting_fraction", static_cast<double>(t.waiting) / w},
+                    {"interrupts", t.interrupts},
+                    {"timer_ticks", t.timer_ticks},
+                    {"mmio_reads", t.mmio_reads},
+                    {"mmio_writes", t.mmio_writes}};
+        cpu.update(driver_counters(d));
+        cpus.push_back(cpu);
     }
     r["cpus"] = cpus;
     double n = sent ? static_cast<double>(sent) : 1;
@@ -101,7 +146,16 @@ json results_document(const json& resolved_scenario, Platform& platform,
     json masters = json::array();
     for (const auto& m : platform.masters()) masters.push_back(master_results(*m, window_s));
     r["masters"] = masters;
-    if (platform.nic()) add_nic_results(r, platform, frames, window_s);
+    if (!platform.cards().empty()) {
+        json cards = json::array();
+        for (std::size_t c = 0; c < platform.cards().size(); ++c) {
+            json bus = bus_results(platform.cards()[c]->bus, window.window_us, window_s);
+            bus["name"] = platform.config().topology.cards[c].bridge.name;
+            cards.push_back(bus);
+        }
+        r["card_buses"] = cards;
+    }
+    if (!platform.nics().empty()) add_nic_results(r, platform, frames, window_s);
     return r;
 }
 
@@ -118,15 +172,35 @@ std::string summarize(const json& r) {
         o << "last batch changed the rate by " << 100 * r["stability"].get<double>() << " %)\n";
     else
         o << "one batch: stability not measured)\n";
-    o << "bus: " << 100 * b["utilisation"].get<double>() << " % busy, "
-      << b["data_bytes_per_s"].get<double>() / 1e6 << " MB/s of data (peak "
-      << b["peak_bytes_per_s"].get<double>() / 1e6 << " MB/s), " << b["transactions"]
-      << " transactions, " << b["retries"] << " retries, " << b["disconnects"]
-      << " disconnects, " << b["preemptions"] << " latency-timer preemptions\n";
+    auto bus_line = [&o](const std::string& name, const json& bus) {
+        o << name << ": " << 100 * bus["utilisation"].get<double>() << " % busy, "
+          << bus["data_bytes_per_s"].get<double>() / 1e6 << " MB/s of data (peak "
+          << bus["peak_bytes_per_s"].get<double>() / 1e6 << " MB/s), " << bus["transactions"]
+          << " transactions, " << bus["retries"] << " retries, " << bus["disconnects"]
+          << " disconnects, " << bus["preemptions"] << " latency-timer preemptions\n";
+    };
+    bus_line("bus", b);
+    if (r.contains("card_buses"))
+        for (const json& card : r["card_buses"])
+            bus_line(card["name"].get<std::string>() + " bus (" + card["kind"].get<std::string>() +
+                         " " + card["width_bits"].dump() + "/" + card["clock_mhz"].dump() + ")",
+                     card);
     if (r.contains("tx_pps")) {
         o.precision(0);
         o << "tx: " << r["tx_pps"].get<double>() << " pps, " << r["tx_mbps"].get<double>()
           << " Mbit/s (wire limit " << r["wire_limit_pps"].get<double>() << " pps)\n";
+        if (r["ports"].size() > 1) {
+            for (const json& n : r["nics"]) {
+                o << "  " << n["name"].get<std::string>() << " (" << n["model"].get<std::string>()
+                  << " on " << n["segment"].get<std::string>() << "): "
+                  << n["tx_pps"].get<double>() << " pps";
+                for (const json& p : r["ports"])
+                    if (p["nic"] == n["name"])
+                        o << "; port " << p["port"] << " on cpu" << p["cpu"] << " "
+                          << p["tx_pps"].get<double>() << " pps";
+                o << "\n";
+            }
+        }
         o.precision(2);
         o << "per packet: " << r["mmio_reads_per_packet"].get<double>() << " register reads, "
           << r["mmio_writes_per_packet"].get<double>() << " register writes\n";
@@ -138,7 +212,7 @@ std::string summarize(const json& r) {
               << 100 * c["waiting_fraction"].get<double>() << " % waiting on the queue, "
               << c["interrupts"] << " interrupts\n";
         }
-        o << "nic: " << r["nic"].dump() << "\n";
+        if (r.contains("nic")) o << "nic: " << r["nic"].dump() << "\n";
     }
     for (const auto& m : r["masters"]) {
         o << "master " << m["name"].get<std::string>() << ": "
