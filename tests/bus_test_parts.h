@@ -44,11 +44,14 @@ struct FixedTarget : BusTarget {
     }
 };
 
-// Host memory that answers every read after a fixed time.
+// Host memory that answers every read after a fixed time and commits writes at once.
 struct FixedLatencyMemory : MemoryPath {
     Picos latency;
     explicit FixedLatencyMemory(Picos l) : latency(l) {}
     Picos read_time(std::uint64_t, std::uint32_t) const override { return latency; }
+    void posted_write(std::uint64_t, std::uint32_t, Picos) override {}
+    Picos read_start(Picos at) const override { return at; }
+    Picos read_jitter(std::uint64_t) const override { return 0; }
 };
 
 // Collects every transaction the bus finishes.

@@ -222,9 +222,9 @@ TEST_CASE("a platform chosen with --set is loaded, at load and on a loaded scena
     Scenario set = Scenario::load(file, {other});
     Scenario xeon = Scenario::load(std::string(PCISIM_SOURCE_DIR) + "/scenarios/platforms/xeon-pcix-133.json");
     CHECK(set.text("platform") == "platforms/xeon-pcix-133.json");
-    CHECK(set.number("host.memory_latency_ns") == xeon.number("host.memory_latency_ns"));
-    CHECK(set.number("host.memory_latency_ns") !=
-          Scenario::load(file).number("host.memory_latency_ns"));
+    CHECK(set.number("host.write_commit_ns") == xeon.number("host.write_commit_ns"));
+    CHECK(set.number("host.write_commit_ns") !=
+          Scenario::load(file).number("host.write_commit_ns"));
     CHECK(set.text("bus.kind") == "pci");  // phi-32-33-82540 says pci, over the platform
     // A sweep point or a worker's group: the same as loading with all of the overrides.
     Scenario base = Scenario::load(file, {"packet.size=100"});

@@ -15,7 +15,7 @@
 
 using nlohmann::json;
 
-TEST_CASE("pcisim validate: every calibration case within tolerance but the known miss") {
+TEST_CASE("pcisim validate: every calibration case of both tiers within tolerance but the known miss") {
     const char* bin = std::getenv("PCISIM_BINARY");
     REQUIRE(bin);
     std::string out = "validation-test.json";
@@ -31,8 +31,12 @@ TEST_CASE("pcisim validate: every calibration case within tolerance but the know
     json r = json::parse(in);
     std::remove(out.c_str());
     CHECK(status != -1);
-    CHECK(r["summary"]["median_abs_pct"].get<double>() <= 3.0);
-    CHECK(r["summary"]["points"].get<int>() == 72);
+    // Both tiers, each with the same tolerances: the stock driver and the driver variants.
+    CHECK(r["tiers"]["stock"]["median_abs_pct"].get<double>() <= 3.0);
+    CHECK(r["tiers"]["stock"]["points"].get<int>() == 72);
+    CHECK(r["tiers"]["variants"]["median_abs_pct"].get<double>() <= 3.0);
+    CHECK(r["tiers"]["variants"]["points"].get<int>() == 35);
+    CHECK(r["tiers"]["variants"]["failed"].get<int>() == 0);
     CHECK(r["provenance"]["command_line"].at(1) == "validate");
     for (const auto& c : r["checks"]) {
         if (c["ok"]) continue;

@@ -47,7 +47,7 @@ FaceConfig FaceConfig::from(const Scenario& s, const std::string& prefix,
 }
 
 BridgeFace::BridgeFace(sc_core::sc_module_name name, const FaceConfig& config, PciBus& bus,
-                       const MemoryPath& up)
+                       MemoryPath& up)
     : sc_core::sc_module(name), config_(config), bus_(bus), up_(up) {
     MasterConfig mc;
     mc.name = std::string(this->name());
@@ -132,11 +132,11 @@ BridgeFace::DelayedRead* BridgeFace::find_delayed(int master) {
     return nullptr;
 }
 
-BridgeFace::LineTiming BridgeFace::line_timing(std::uint64_t addr) const {
+BridgeFace::LineTiming BridgeFace::line_timing(std::uint64_t addr, Picos jitter) const {
     std::uint32_t line = config_.cache_line_bytes;
     std::uint32_t in_first = line - static_cast<std::uint32_t>(addr % line);
     Picos first = up_.read_time(addr, in_first);
-    return {first, up_.read_time(addr, in_first + line) - first};
+    return {first + jitter, up_.read_time(addr, in_first + line) - first};
 }
 
 void BridgeFace::pace(TargetOffer& o, const DelayedRead& d) const {
@@ -146,13 +146,14 @@ void BridgeFace::pace(TargetOffer& o, const DelayedRead& d) const {
     o.line_bytes = config_.cache_line_bytes;
 }
 
-BridgeFace::DelayedRead BridgeFace::fetch(int master, std::uint64_t addr, Picos from) const {
+BridgeFace::DelayedRead BridgeFace::fetch(int master, std::uint64_t addr, Picos from,
+                                          Picos jitter) const {
     DelayedRead d;
     d.master = master;
     d.addr = addr;
     d.end = prefetch_end(addr);
-    LineTiming lt = line_timing(addr);
-    d.first_ready = from + lt.first;
+    LineTiming lt = line_timing(addr, jitter);
+    d.first_ready = up_.read_start(from) + lt.first;
     d.line_time = lt.per_line;
     return d;
 }
@@ -179,7 +180,7 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
     }
     if (!config_.delayed_reads) {
         // Hold TRDY# for the first line if it comes within the initial-latency limit.
-        DelayedRead now = fetch(t.master, t.addr, start);
+        DelayedRead now = fetch(t.master, t.addr, start, 0);
         Picos period = bus_.period();
         Picos clocks = (now.first_ready - start + period - 1) / period;
         if (clocks <= config_.initial_latency_limit_clocks) {
@@ -190,34 +191,40 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
         }
     }
     // complete() latches it at the end, as fetch() from that end describes it.
-    LineTiming lt = line_timing(t.addr);
+    LineTiming lt = line_timing(t.addr, up_.read_jitter(reads_started_));
     o.kind = TargetOffer::Retry;
-    o.promise.ready_after_end = lt.first;
+    // Known only when no posted write is still being committed ahead of it.
+    o.promise.ready_after_end = up_.read_start(start) == start ? lt.first : 0;
     o.promise.then = {true, static_cast<std::uint32_t>(prefetch_end(t.addr) - t.addr),
                       lt.per_line, config_.cache_line_bytes};
     return o;
 }
 
 void BridgeFace::complete(BusTransaction& t) {
-    if (t.command == BusCommand::MemWrite) return;
+    if (t.command == BusCommand::MemWrite) {
+        up_.posted_write(t.addr, t.bytes_done, t.end);
+        return;
+    }
     if (t.termination == Termination::SplitResponse) {
         // Fetch the bytes and return them in completion chunks as each chunk is in.
         std::uint32_t chunk = config_.completion_chunk_bytes ? config_.completion_chunk_bytes
                                                              : t.bytes;
         std::uint32_t sent = 0;
+        Picos jitter = up_.read_jitter(reads_started_);
         while (sent < t.bytes) {
             std::uint32_t n = std::min(chunk, t.bytes - sent);
-            Picos ready = t.end + up_.read_time(t.addr, sent + n);
+            Picos ready = up_.read_start(t.end) + up_.read_time(t.addr, sent + n) + jitter;
             schedule({Pending::Completion, ready, 0, t.addr + sent, n, t.master, t.tag, 0, nullptr});
             sent += n;
         }
+        ++reads_started_;
         return;
     }
     DelayedRead* d = find_delayed(t.master);
     if (t.termination == Termination::Retry) {
         if (d && d->addr == t.addr) return;  // still fetching
         // Latch a new delayed request; a different address from the same master replaces it.
-        DelayedRead fresh = fetch(t.master, t.addr, t.end);
+        DelayedRead fresh = fetch(t.master, t.addr, t.end, up_.read_jitter(reads_started_++));
         if (d) *d = fresh;
         else delayed_.push_back(fresh);
         return;
@@ -226,7 +233,7 @@ void BridgeFace::complete(BusTransaction& t) {
     // bridge fetched it while the first buffer drained (double buffering).
     if (config_.prefetch_ahead && d && t.termination == Termination::Disconnect &&
         t.addr + t.bytes_done == d->end) {
-        *d = fetch(t.master, d->end, t.start);
+        *d = fetch(t.master, d->end, t.start, up_.read_jitter(reads_started_++));
         return;
     }
     // Otherwise the delayed completion is used up; leftover prefetched data is dropped.

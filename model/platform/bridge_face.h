@@ -1,7 +1,7 @@
 // The face a host bridge or PCI bridge presents on the segment below it.
 //
 // As a target it claims every address not decoded by a device (host memory): posted writes are
-// taken at once; reads go up the MemoryPath.  Conventional PCI reads are delayed transactions
+// taken at once and handed up the MemoryPath; reads go up it behind them.  Conventional PCI reads are delayed transactions
 // (PCI 3.0 3.3.3.3): the bridge fetches its prefetch buffer and retries the master until the
 // first cache line is in; a retry after that gets the data as the lines arrive and a disconnect
 // at the end of the buffer.  With read_response "wait" the bridge instead holds TRDY# when the
@@ -48,7 +48,7 @@ class BridgeFace : public sc_core::sc_module, public BusMaster, public BusTarget
 public:
     SC_HAS_PROCESS(BridgeFace);
     BridgeFace(sc_core::sc_module_name name, const FaceConfig& config, PciBus& bus,
-               const MemoryPath& up);
+               MemoryPath& up);
 
     // CPU register accesses arriving at this face at `at` (>= now).
     void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) override;
@@ -70,8 +70,10 @@ private:
         Picos line_time = 0;              // each further line this much later
     };
     struct LineTiming { Picos first, per_line; };
-    LineTiming line_timing(std::uint64_t addr) const;  // from asking, via the MemoryPath
-    DelayedRead fetch(int master, std::uint64_t addr, Picos from) const;
+    // From asking, via the MemoryPath; `jitter` is the read's extra latency.
+    LineTiming line_timing(std::uint64_t addr, Picos jitter) const;
+    // A delayed read asked for at `from`; `jitter` as above (0 for a read held in wait states).
+    DelayedRead fetch(int master, std::uint64_t addr, Picos from, Picos jitter) const;
     void pace(TargetOffer& o, const DelayedRead& d) const;
     struct Pending {  // something this face does later
         enum Kind { MmioWrite, MmioRead, Completion, MmioReturn } kind;
@@ -96,9 +98,10 @@ private:
 
     FaceConfig config_;
     PciBus& bus_;
-    const MemoryPath& up_;
+    MemoryPath& up_;
     int master_id_;
     std::vector<DelayedRead> delayed_;
+    std::uint64_t reads_started_ = 0;  // delayed and split reads fetched, for read_jitter
     std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
     std::uint64_t seq_ = 0;
     struct ReadInFlight {

@@ -1,5 +1,6 @@
 #include "platform/host_bridge.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +20,15 @@ std::vector<ParamSpec> host_params() {
                "snoop, until the first cache line is ready."),
         number("host.line_transfer_ns", "ns", 30, 0, 1000,
                "Time to stream each further cache line from memory (memory rate)."),
+        number("host.write_commit_ns", "ns", 0, 0, 2000,
+               "Time to commit one cache line of a posted DMA write to memory (a partial line, "
+               "such as a descriptor write-back, is a read-modify-write with a snoop). A DMA "
+               "read arriving behind posted writes waits until they are committed."),
+        number("host.read_jitter_ns", "ns", 0, 0, 1000,
+               "Spread of DMA read latency: each delayed or split read waits an extra time "
+               "drawn uniformly from [0, this), seeded by simulation.seed (other traffic in the "
+               "host bridge and memory). Keeps retry polling from quantizing the rate to the "
+               "retry period."),
         number("host.mmio_down_ns", "ns", 100, 0, 10000,
                "CPU to the host bridge's output for a register access (posted write or "
                "read request)."),
@@ -35,6 +45,9 @@ HostConfig HostConfig::from(const Scenario& s) {
     c.cache_line_bytes = static_cast<unsigned>(s.integer("host.cache_line_bytes"));
     c.memory_latency_ps = ns_to_ps(s.number("host.memory_latency_ns"));
     c.line_transfer_ps = ns_to_ps(s.number("host.line_transfer_ns"));
+    c.write_commit_ps = ns_to_ps(s.number("host.write_commit_ns"));
+    c.read_jitter_ps = ns_to_ps(s.number("host.read_jitter_ns"));
+    c.seed = static_cast<std::uint64_t>(s.integer("simulation.seed"));
     c.mmio_down_ps = ns_to_ps(s.number("host.mmio_down_ns"));
     c.mmio_up_ps = ns_to_ps(s.number("host.mmio_up_ns"));
     c.face = FaceConfig::from(s, "host", c.cache_line_bytes);
@@ -49,6 +62,26 @@ Picos HostBridge::read_time(std::uint64_t addr, std::uint32_t bytes) const {
     std::uint64_t first = addr / config_.cache_line_bytes;
     std::uint64_t last = (addr + (bytes ? bytes : 1) - 1) / config_.cache_line_bytes;
     return config_.memory_latency_ps + (last - first) * config_.line_transfer_ps;
+}
+
+void HostBridge::posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) {
+    std::uint64_t first = addr / config_.cache_line_bytes;
+    std::uint64_t last = (addr + (bytes ? bytes : 1) - 1) / config_.cache_line_bytes;
+    writes_committed_ =
+        std::max(writes_committed_, at) + (last - first + 1) * config_.write_commit_ps;
+}
+
+Picos HostBridge::read_start(Picos at) const { return std::max(at, writes_committed_); }
+
+// A stateless draw (SplitMix64 of seed and n): the n-th read gets the same extra latency
+// however often it is asked, so a target's promise and its later completion agree.
+Picos HostBridge::read_jitter(std::uint64_t n) const {
+    if (config_.read_jitter_ps == 0) return 0;
+    std::uint64_t z = config_.seed * 0x9e3779b97f4a7c15ull + n + 1;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return static_cast<Picos>(z % static_cast<std::uint64_t>(config_.read_jitter_ps));
 }
 
 void HostBridge::bind_mmio(MmioTarget& face, Picos down, Picos up) {

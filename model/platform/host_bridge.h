@@ -1,6 +1,7 @@
 // The host bridge (memory controller hub): DMA reads pay an initial latency (DRAM access plus
-// the coherence snoop of the CPU caches) and then stream whole cache lines at the memory rate;
-// it is also where CPU register accesses leave for the I/O buses.
+// the coherence snoop of the CPU caches) and then stream whole cache lines at the memory rate,
+// after the posted DMA writes ahead of them are committed; it is also where CPU register
+// accesses leave for the I/O buses.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ struct HostConfig {
     Picos line_transfer_ps = 30000;    // each further line
     Picos mmio_down_ps = 100000;       // CPU to the host bridge's output
     Picos mmio_up_ps = 100000;         // a register read's value back into the CPU
+    Picos write_commit_ps = 0;         // committing one line of a posted DMA write
+    Picos read_jitter_ps = 0;          // a DMA read's extra latency is drawn from [0, this)
+    std::uint64_t seed = 1;            // simulation.seed, for the draws
     FaceConfig face;                   // its face on the segment below it (host.* keys too)
     static HostConfig from(const Scenario& s);
 };
@@ -31,6 +35,11 @@ public:
     HostBridge(sc_core::sc_module_name name, const HostConfig& config);
 
     Picos read_time(std::uint64_t addr, std::uint32_t bytes) const override;
+    // Posted DMA writes are committed to memory one after another, write_commit_ps per line
+    // they touch; reads queue behind them (MemoryPath::read_start).
+    void posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) override;
+    Picos read_start(Picos at) const override;
+    Picos read_jitter(std::uint64_t n) const override;
 
     // Where register accesses go: the face on the devices' segment, `down` after the CPU issues
     // them (this bridge's and every bridge's on the way); a read's value is back at the CPU `up`
@@ -48,6 +57,7 @@ private:
     HostConfig config_;
     MmioTarget* face_ = nullptr;
     Picos route_down_ = 0, route_up_ = 0;
+    Picos writes_committed_ = 0;  // the last posted write is in memory then
 };
 
 }  // namespace pcisim

@@ -11,8 +11,18 @@ namespace pcisim {
 class MemoryPath {
 public:
     virtual ~MemoryPath() = default;
-    // Time from asking for [addr, addr+bytes) at this point until the last byte is back here.
+    // Time from asking for [addr, addr+bytes) at this point until the last byte is back here,
+    // once the read has started (read_start).
     virtual Picos read_time(std::uint64_t addr, std::uint32_t bytes) const = 0;
+    // A posted DMA write of [addr, addr+bytes) handed up at this point at `at`.
+    virtual void posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) = 0;
+    // When a read asked for here at `at` starts: not before the posted writes handed up before
+    // it are in memory, since a read request must not pass a posted memory write moving the
+    // same way (PCI 3.0 Appendix E, ordering rule 5 and Table E-1; PCI-X 2.0 8.4).
+    virtual Picos read_start(Picos at) const = 0;
+    // The extra latency of the n-th read a face asks for (the host's seeded spread, standing
+    // for other traffic in the host bridge and memory); 0 without one.
+    virtual Picos read_jitter(std::uint64_t n) const = 0;
 };
 
 // The CPU's side of a register read: the value arrives after the whole round trip.

@@ -29,7 +29,7 @@ BridgeConfig BridgeConfig::from(const Scenario& s, const std::string& prefix,
 }
 
 PciBridge::PciBridge(sc_core::sc_module_name name, const BridgeConfig& config,
-                     const MemoryPath& parent)
+                     MemoryPath& parent)
     : sc_core::sc_module(name),
       parent_(parent),
       up_(config.upstream_latency_ps),
@@ -38,5 +38,12 @@ PciBridge::PciBridge(sc_core::sc_module_name name, const BridgeConfig& config,
 Picos PciBridge::read_time(std::uint64_t addr, std::uint32_t bytes) const {
     return up_ + parent_.read_time(addr, bytes) + down_;
 }
+
+void PciBridge::posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) {
+    parent_.posted_write(addr, bytes, at + up_);
+}
+
+// read_time counts the way up from here, so the start is given in this bridge's time.
+Picos PciBridge::read_start(Picos at) const { return parent_.read_start(at + up_) - up_; }
 
 }  // namespace pcisim

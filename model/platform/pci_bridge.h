@@ -30,14 +30,18 @@ struct BridgeConfig {
 
 class PciBridge : public sc_core::sc_module, public MemoryPath {
 public:
-    PciBridge(sc_core::sc_module_name name, const BridgeConfig& config, const MemoryPath& parent);
+    PciBridge(sc_core::sc_module_name name, const BridgeConfig& config, MemoryPath& parent);
 
     Picos read_time(std::uint64_t addr, std::uint32_t bytes) const override;
+    // Writes and reads go up in order through the same queue (PCI-to-PCI Bridge 1.2, 5.2).
+    void posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) override;
+    Picos read_start(Picos at) const override;
+    Picos read_jitter(std::uint64_t n) const override { return parent_.read_jitter(n); }
     Picos upstream_latency() const { return up_; }
     Picos downstream_latency() const { return down_; }
 
 private:
-    const MemoryPath& parent_;
+    MemoryPath& parent_;
     Picos up_, down_;
 };
 

@@ -35,7 +35,7 @@ const FaceConfig& PlatformConfig::segment_face() const {
 Platform::Platform(const PlatformConfig& config) : config_(config) {
     memory_ = std::make_unique<HostMemory>(config_.host.memory_bytes);
     host_ = std::make_unique<HostBridge>("host", config_.host);
-    const MemoryPath* up = host_.get();
+    MemoryPath* up = host_.get();
     Picos mmio_down = config_.host.mmio_down_ps, mmio_up = config_.host.mmio_up_ps;
     for (const BridgeConfig& b : config_.bridges) {
         bridges_.push_back(std::make_unique<PciBridge>(b.name.c_str(), b, *up));

@@ -66,7 +66,7 @@ struct CardSegment : sc_core::sc_module {
     PciBus bus;
     BridgeFace face;
     CardSegment(sc_core::sc_module_name name, const CardBridgeConfig& config,
-                const MemoryPath& up)
+                MemoryPath& up)
         : sc_core::sc_module(name),
           bridge("bridge", config.bridge, up),
           bus("bus", config.bus),

@@ -117,21 +117,23 @@ int validate(const Args& args) {
         auto pps = simulate(points, jobs, failures);
         auto lookup = [&](const validate::SimPoint& p) { return pps.at(p.key()); };
         auto checks = set.evaluate(lookup, case_id);
-        auto summary = set.summarize(checks);
+        std::vector<validate::TierResult> tiers;
+        for (const auto& tier : set.tiers())
+            tiers.push_back({tier, set.tier_file(tier), set.summarize(checks, tier)});
         for (auto& g : grid) g.pps = pps.at(g.point.key());
-        std::cout << validate::table_text(checks, summary, set.tolerances());
+        std::cout << validate::table_text(checks, tiers, set.tolerances());
         for (const auto& f : failures) std::cout << "failed simulation: " << f << "\n";
         if (!doc.empty())
             output::write_text_file(
                 doc, validate::report_markdown(
-                         checks, summary, set.tolerances(), grid,
+                         checks, tiers, set.tolerances(), grid,
                          set.predictions().value("notes", std::vector<std::string>{})));
         if (!json_out.empty()) {
-            nlohmann::json report = validate::to_json(checks, summary, grid);
+            nlohmann::json report = validate::to_json(checks, tiers, grid);
             report["provenance"] = provenance();
             output::write_text_file(json_out, output::json_text(report, 2, json_out) + "\n");
         }
-        return summary.ok && failures.empty() ? 0 : 1;
+        return validate::all_pass(tiers) && failures.empty() ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "pcisim validate: " << e.what() << "\n";
         return 1;

@@ -41,6 +41,8 @@ const json& find_by(const json& list, const std::string& key, const std::string&
     throw std::runtime_error("calibration case " + id + " is not in the measurements");
 }
 
+std::string tier_of(const json& c) { return c.value("tier", std::string("stock")); }
+
 std::vector<std::string> sets_of(const json& c) {
     return c.value("set", std::vector<std::string>{});
 }
@@ -114,8 +116,19 @@ CalibrationSet CalibrationSet::load(const std::string& file) {
     CalibrationSet set;
     json doc = read_json(file);
     fs::path root = fs::path(file).parent_path().parent_path();
-    set.measurements_ = read_json(root / doc["measurements"].get<std::string>());
+    for (const auto& [tier, path] : doc["measurements"].items()) {
+        set.measurements_[tier] = read_json(root / path.get<std::string>());
+        set.tier_names_.push_back(tier);
+        set.tier_files_[tier] = path.get<std::string>();
+    }
+    // The stock tier first, whatever the file's key order.
+    std::stable_partition(set.tier_names_.begin(), set.tier_names_.end(),
+                          [](const std::string& t) { return t == "stock"; });
     set.cases_ = doc["cases"];
+    for (const auto& c : set.cases_)
+        if (!set.measurements_.contains(tier_of(c)))
+            throw std::runtime_error("calibration case " + c["id"].get<std::string>() +
+                                     ": tier " + tier_of(c) + " has no measurements file");
     set.predictions_ = doc.value("predictions", json::object());
     const json& t = doc["tolerances"];
     set.tol_.point_pct = t.value("point_pct", set.tol_.point_pct);
@@ -126,6 +139,10 @@ CalibrationSet CalibrationSet::load(const std::string& file) {
     set.tol_.crossover_pct = t.value("crossover_pct", set.tol_.crossover_pct);
     set.tol_.wire_pct = t.value("wire_pct", set.tol_.wire_pct);
     return set;
+}
+
+const json& CalibrationSet::measurements(const json& c) const {
+    return measurements_.at(tier_of(c));
 }
 
 bool CalibrationSet::has_case(const std::string& id) const {
@@ -140,7 +157,7 @@ std::vector<SimPoint> CalibrationSet::points(const std::string& id) const {
         if (!id.empty() && c["id"] != id) continue;
         std::string kind = c["kind"];
         if (kind == "curve") {
-            for (const auto& [s, pps] : curve_points(measurements_, c)) out.push_back(point(c, s));
+            for (const auto& [s, pps] : curve_points(measurements(c), c)) out.push_back(point(c, s));
         } else if (kind == "formula" || kind == "overhead" || kind == "crossover") {
             for (const auto& s : c["sizes"]) out.push_back(point(c, s.get<double>()));
         } else if (kind == "staircase") {
@@ -164,6 +181,7 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
     for (const auto& c : cases_) {
         if (!id.empty() && c["id"] != id) continue;
         std::string kind = c["kind"], cid = c["id"], scenario = c["scenario"];
+        std::size_t first = out.size();
         auto rate_check = [&](double size, double measured) {
             Check k{cid, kind, scenario, size, measured, pps(point(c, size))};
             k.unit = "pps";
@@ -173,7 +191,7 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
             return k;
         };
         if (kind == "curve") {
-            for (const auto& [s, m] : curve_points(measurements_, c)) {
+            for (const auto& [s, m] : curve_points(measurements(c), c)) {
                 out.push_back(rate_check(s, m));
                 if (c.contains("ring")) out.back().note = "ring " + c["ring"].get<std::string>();
                 if (c.contains("known_miss")) {
@@ -186,14 +204,14 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
             for (const auto& s : c["sizes"])
                 out.push_back(rate_check(s.get<double>(), formula_pps(c, s.get<double>())));
         } else if (kind == "level") {
-            out.push_back(rate_check(60, level_pps(measurements_, c)));
+            out.push_back(rate_check(60, level_pps(measurements(c), c)));
         } else if (kind == "overhead") {
             std::vector<double> sizes, inv;
             for (const auto& s : c["sizes"]) {
                 sizes.push_back(s.get<double>());
                 inv.push_back(1.0 / pps(point(c, s.get<double>())));
             }
-            const json& row = find_by(measurements_["extrapolated_overheads"]["rows"], "case", cid);
+            const json& row = find_by(measurements(c)["extrapolated_overheads"]["rows"], "case", cid);
             Check k{cid, kind, scenario, 0, row["overhead_us"].get<double>(),
                     intercept(sizes, inv) * 1e6};
             k.unit = "us";
@@ -270,14 +288,17 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
             k.note = "wire limit 125e6/(s+24)";
             out.push_back(k);
         }
+        for (std::size_t i = first; i < out.size(); ++i) out[i].tier = tier_of(c);
     }
     return out;
 }
 
-Summary CalibrationSet::summarize(const std::vector<Check>& checks) const {
+Summary CalibrationSet::summarize(const std::vector<Check>& checks,
+                                  const std::string& tier) const {
     Summary s;
     std::vector<double> errors;
     for (const auto& c : checks) {
+        if (!tier.empty() && c.tier != tier) continue;
         ++s.checks;
         if (!c.ok) ++s.failed;
         if (c.counts_in_median) errors.push_back(std::fabs(c.error));

@@ -1,10 +1,14 @@
 // The calibration set: every reference measurement pcisim is checked against, with the
-// scenario that reproduces it (scenarios/calibration.json) and the measured numbers
-// (docs/data/measurements.json).  A case lists the simulation points it needs and, given their
-// results, the checks it makes.
+// scenario that reproduces it (scenarios/calibration.json) and the measured numbers, in two
+// tiers: the stock driver (docs/data/measurements.json) and the driver variants
+// (docs/data/variants.json).  Both tiers are checked with the same tolerances and the same
+// platform presets: a variant case differs from its platform's stock case only in the driver
+// and pktgen settings the measurement names.  A case lists the simulation points it needs and,
+// given their results, the checks it makes.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +38,7 @@ struct Check {
     // Where a miss the calibration expects is explained (the case's "known_miss"), else "".
     // It changes only what the report says, never ok.
     std::string known_miss;
+    std::string tier;  // "stock" or "variants": which reference file measured it
 };
 
 struct Tolerances {
@@ -58,13 +63,22 @@ public:
     // Only the cases whose id is `id` (all when empty).
     std::vector<SimPoint> points(const std::string& id = "") const;
     std::vector<Check> evaluate(const PpsLookup& pps, const std::string& id = "") const;
-    Summary summarize(const std::vector<Check>& checks) const;
+    // The checks of one tier (all checks when `tier` is empty).
+    Summary summarize(const std::vector<Check>& checks, const std::string& tier = "") const;
+    // The tiers in the order calibration.json names them.
+    const std::vector<std::string>& tiers() const { return tier_names_; }
+    // The reference file of a tier, relative to the project directory.
+    std::string tier_file(const std::string& tier) const { return tier_files_.at(tier); }
     const Tolerances& tolerances() const { return tol_; }
     const nlohmann::json& predictions() const { return predictions_; }
     bool has_case(const std::string& id) const;
 
 private:
-    nlohmann::json cases_, measurements_, predictions_;
+    const nlohmann::json& measurements(const nlohmann::json& c) const;
+
+    nlohmann::json cases_, measurements_, predictions_;  // measurements_: tier -> file
+    std::vector<std::string> tier_names_;
+    std::map<std::string, std::string> tier_files_;
     Tolerances tol_;
 };
 

@@ -21,12 +21,22 @@ struct Prediction {
 // scenario does not have are left out.
 std::vector<Prediction> prediction_grid(const nlohmann::json& predictions);
 
-std::string table_text(const std::vector<Check>& checks, const Summary& summary,
+// One tier's result: its reference file and the summary of its checks.
+struct TierResult {
+    std::string tier, file;
+    Summary summary;
+};
+
+// Passes when every tier passes.
+bool all_pass(const std::vector<TierResult>& tiers);
+
+std::string table_text(const std::vector<Check>& checks, const std::vector<TierResult>& tiers,
                        const Tolerances& tol);
-std::string report_markdown(const std::vector<Check>& checks, const Summary& summary,
-                            const Tolerances& tol, const std::vector<Prediction>& predictions,
+std::string report_markdown(const std::vector<Check>& checks,
+                            const std::vector<TierResult>& tiers, const Tolerances& tol,
+                            const std::vector<Prediction>& predictions,
                             const std::vector<std::string>& notes);
-nlohmann::json to_json(const std::vector<Check>& checks, const Summary& summary,
+nlohmann::json to_json(const std::vector<Check>& checks, const std::vector<TierResult>& tiers,
                        const std::vector<Prediction>& predictions);
 
 }  // namespace pcisim::validate
