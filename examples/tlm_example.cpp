@@ -109,7 +109,7 @@ int sc_main(int argc, char* argv[]) {
         sc_core::sc_start(ps(end));
         std::uint32_t size = config.platform.pktgen.size;
         double pps = frames > 1 ? (frames - 1) / (ps_to_us(last - first) * 1e-6) : 0.0;
-        std::cout << "e1000 " << config.platform.nic.model << " over TLM-2.0 (router "
+        std::cout << "e1000 " << config.platform.topology.nics.front().params.model << " over TLM-2.0 (router "
                   << o.router_ns << " ns, register access " << o.register_ns << " ns, memory "
                   << ps_to_ns(config.platform.host.memory_latency_ps) << " ns)\n"
                   << "packets queued by pktgen: " << platform.software().pktgen->sent() << "\n"

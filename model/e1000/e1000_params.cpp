@@ -41,13 +41,14 @@ std::vector<ParamSpec> nic_params() {
 
 // What the per-key ranges cannot say: the packet buffer split, a packet that must fit the TX
 // FIFO, the ports of the model.  Sizes come from ModelTraits and tx_fifo_bytes(), as in the run.
-void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>& problems) {
-    const nlohmann::json& nic = doc["nic"];
+void check_nic(const NicCheck& v, const nlohmann::json& doc, std::vector<std::string>& problems) {
+    const nlohmann::json& nic = v.keys;
+    const std::string& at = v.path;
     const auto p = e1000::E1000Params::for_model(nic["model"].get<std::string>());
     const unsigned buffer_kb = p.traits.packet_buffer_kb;
     const auto rx_kb = nic["pba_rx_kb"].get<unsigned>();
     if (rx_kb >= buffer_kb) {
-        problems.push_back("nic.pba_rx_kb: " + std::to_string(rx_kb) +
+        problems.push_back(at + ".pba_rx_kb: " + std::to_string(rx_kb) +
                            " leaves no transmit FIFO (RX + TX would exceed the " +
                            std::to_string(buffer_kb) + " KB packet buffer of an " + p.model +
                            "); expected at most " + std::to_string(buffer_kb - 1));
@@ -57,23 +58,21 @@ void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>&
     // The 82540 and 82541 have no PCI-X mode (8254x SDM section 1.3: PCI-X only on the 82544
     // and 82545/6); a PCI-X bus with one of them would run as conventional PCI.
     const bool enabled = doc["nic"]["enabled"].get<bool>();
-    const std::string bus_kind = doc["bus"]["kind"].get<std::string>();
-    if (enabled && !p.traits.pci_x && bus_kind == "pcix")
-        problems.push_back("nic.model: \"" + p.model +
-                           "\" is a PCI-only part, on a bus.kind \"pcix\"; expected \"82544\" "
-                           "or \"82546\" on PCI-X (or bus.kind \"pci\")");
-    const auto ports = doc["pktgen"]["ports"].get<unsigned>();
-    if (ports > p.traits.ports)
-        problems.push_back("pktgen.ports: " + std::to_string(ports) + " is more than the " +
-                           std::to_string(p.traits.ports) + " port(s) of nic.model \"" +
-                           p.model + "\"; expected at most " + std::to_string(p.traits.ports) +
-                           " (or nic.model \"82546\")");
+    if (enabled && !p.traits.pci_x && v.bus_kind == "pcix")
+        problems.push_back(at + ".model: \"" + p.model + "\" is a PCI-only part, on a " +
+                           v.bus_key + " \"pcix\"; expected \"82544\" or \"82546\" on PCI-X "
+                           "(or " + v.bus_key + " \"pci\")");
+    if (v.ports > p.traits.ports)
+        problems.push_back(v.ports_key + ": " + std::to_string(v.ports) + " is more than the " +
+                           std::to_string(p.traits.ports) + " port(s) of " + at +
+                           ".model \"" + p.model + "\"; expected at most " +
+                           std::to_string(p.traits.ports) + " (or " + at + ".model \"82546\")");
     // The NIC fetches a packet only when the FIFO can take all of it, so a larger packet would
     // wait forever; the margin is headroom, a conservative bound rather than a datasheet figure.
     const auto size = doc["packet"]["size"].get<unsigned>();
     if (enabled && size + e1000::kFifoMarginBytes > fifo)
         problems.push_back("packet.size: " + std::to_string(size) + " does not fit the " +
-                           std::to_string(fifo) + " B transmit FIFO (nic.pba_rx_kb " +
+                           std::to_string(fifo) + " B transmit FIFO (" + at + ".pba_rx_kb " +
                            std::to_string(rx_kb) + " of " + std::to_string(buffer_kb) +
                            " KB) less " + std::to_string(e1000::kFifoMarginBytes) +
                            " B; expected at most " +
@@ -81,20 +80,26 @@ void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>&
     const auto preload = nic["preload_packets"].get<std::uint64_t>();
     const auto preload_bytes = nic["preload_bytes"].get<std::uint64_t>();
     if (preload > 0 && preload_bytes == 0)
-        problems.push_back("nic.preload_bytes: 0 with nic.preload_packets " +
+        problems.push_back(at + ".preload_bytes: 0 with " + at + ".preload_packets " +
                            std::to_string(preload) + "; expected the size of each preloaded frame");
     // With a fresh skb per packet the run checks that every frame is pktgen's next in order
     // (model/run/simulation.cpp), which the zero-filled preloaded frames ahead of them are not.
     if (enabled && preload > 0 && doc["pktgen"]["enabled"].get<bool>() &&
         doc["pktgen"]["clone_skb"].get<std::uint64_t>() == 0)
-        problems.push_back("nic.preload_packets: " + std::to_string(preload) +
+        problems.push_back(at + ".preload_packets: " + std::to_string(preload) +
                            " with pktgen.enabled true and pktgen.clone_skb 0; expected "
                            "pktgen.enabled false (a preloaded FIFO measured on its own)");
     if (preload * preload_bytes > fifo)
-        problems.push_back("nic.preload_packets: " + std::to_string(preload) + " frames of " +
+        problems.push_back(at + ".preload_packets: " + std::to_string(preload) + " frames of " +
                            std::to_string(preload_bytes) + " B do not fit the " +
                            std::to_string(fifo) + " B transmit FIFO; expected at most " +
                            std::to_string(preload_bytes ? fifo / preload_bytes : 0));
+}
+
+void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>& problems) {
+    check_nic({doc["nic"], "nic", doc["pktgen"]["ports"].get<unsigned>(), "pktgen.ports",
+               doc["bus"]["kind"].get<std::string>(), "bus.kind"},
+              doc, problems);
 }
 
 namespace e1000 {
@@ -116,21 +121,27 @@ E1000Params E1000Params::for_model(const std::string& model) {
     return p;
 }
 
-E1000Params E1000Params::from(const Scenario& s) {
-    E1000Params p = for_model(s.text("nic.model"));
-    p.mmrbc_bytes = static_cast<unsigned>(s.integer("nic.mmrbc_bytes"));
-    p.descriptor_cache_entries = static_cast<unsigned>(s.integer("nic.descriptor_cache_entries"));
-    p.cache_line_bytes = static_cast<unsigned>(s.integer("nic.cache_line_bytes"));
-    p.packet_processing_ps = ns_to_ps(s.number("nic.packet_processing_ns"));
-    std::string devsel = s.text("nic.devsel");
+E1000Params E1000Params::from(const Scenario& s) { return from(s, "nic"); }
+
+E1000Params E1000Params::from(const Scenario& s, const std::string& prefix) {
+    auto key = [&](const char* name) {
+        std::string own = prefix + "." + name;
+        return s.has(own) ? own : std::string("nic.") + name;
+    };
+    E1000Params p = for_model(s.text(key("model")));
+    p.mmrbc_bytes = static_cast<unsigned>(s.integer(key("mmrbc_bytes")));
+    p.descriptor_cache_entries = static_cast<unsigned>(s.integer(key("descriptor_cache_entries")));
+    p.cache_line_bytes = static_cast<unsigned>(s.integer(key("cache_line_bytes")));
+    p.packet_processing_ps = ns_to_ps(s.number(key("packet_processing_ns")));
+    std::string devsel = s.text(key("devsel"));
     p.devsel = devsel == "fast" ? Devsel::Fast : devsel == "slow" ? Devsel::Slow : Devsel::Medium;
-    p.mmio_read_wait_clocks = static_cast<unsigned>(s.integer("nic.mmio_read_wait_clocks"));
-    p.mmio_write_wait_clocks = static_cast<unsigned>(s.integer("nic.mmio_write_wait_clocks"));
-    p.pba_rx_kb = static_cast<unsigned>(s.integer("nic.pba_rx_kb"));
-    p.preload_packets = static_cast<unsigned>(s.integer("nic.preload_packets"));
-    p.preload_bytes = static_cast<unsigned>(s.integer("nic.preload_bytes"));
-    p.ipg_extra_bytes = static_cast<unsigned>(s.integer("nic.ipg_extra_bytes"));
-    p.byte_time_ps = 8 * kPicosPerUs / static_cast<Picos>(s.integer("nic.link_mbps"));
+    p.mmio_read_wait_clocks = static_cast<unsigned>(s.integer(key("mmio_read_wait_clocks")));
+    p.mmio_write_wait_clocks = static_cast<unsigned>(s.integer(key("mmio_write_wait_clocks")));
+    p.pba_rx_kb = static_cast<unsigned>(s.integer(key("pba_rx_kb")));
+    p.preload_packets = static_cast<unsigned>(s.integer(key("preload_packets")));
+    p.preload_bytes = static_cast<unsigned>(s.integer(key("preload_bytes")));
+    p.ipg_extra_bytes = static_cast<unsigned>(s.integer(key("ipg_extra_bytes")));
+    p.byte_time_ps = 8 * kPicosPerUs / static_cast<Picos>(s.integer(key("link_mbps")));
     p.drop_writebacks = s.boolean("testing.nic_drop_writebacks");
     return p;
 }

@@ -51,6 +51,8 @@ struct E1000Params {
     static E1000Params for_model(const std::string& model);
     // Scenario::from_json has checked the combinations (check_nic_combinations).
     static E1000Params from(const Scenario& s);
+    // The NIC of the array item `prefix` ("nics.1"): its own keys, and nic.*'s where it has none.
+    static E1000Params from(const Scenario& s, const std::string& prefix);
     // TX share of the packet buffer when PBA.RXA gives receive `rx_kb` (SDM 13.4.26).
     unsigned tx_fifo_bytes(unsigned rx_kb) const;
 };

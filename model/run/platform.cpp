@@ -18,11 +18,9 @@ PlatformConfig PlatformConfig::from(const Scenario& s) {
         std::string prefix = "masters." + std::to_string(i);
         if (s.boolean(prefix + ".enabled")) c.masters.push_back(DmaMaster::Config::from(s, prefix));
     }
-    c.nic_enabled = s.boolean("nic.enabled");
-    c.nic = e1000::E1000Params::from(s);
+    c.topology = Topology::from(s, c.host.cache_line_bytes);
     c.cpu = CpuCosts::from(s);
     c.driver = DriverOptions::from(s);
-    c.driver.pcix_82544 = c.nic.model == "82544" && c.bus.kind == BusKind::PciX;
     c.pktgen = PktgenOptions::from(s);
     return c;
 }
@@ -32,7 +30,8 @@ const FaceConfig& PlatformConfig::segment_face() const {
 }
 
 // The block diagram, top down: host bridge -> bridges[0] -> ... -> the devices' segment with
-// the face of the last bridge above it, the synthetic masters and the NIC on it.
+// the face of the last bridge above it, the synthetic masters on it, the card bridges with
+// their segments below it, and the NICs.
 Platform::Platform(const PlatformConfig& config) : config_(config) {
     memory_ = std::make_unique<HostMemory>(config_.host.memory_bytes);
     host_ = std::make_unique<HostBridge>("host", config_.host);
@@ -46,39 +45,77 @@ Platform::Platform(const PlatformConfig& config) : config_(config) {
     }
     bus_ = std::make_unique<PciBus>("bus", config_.bus);
     face_ = std::make_unique<BridgeFace>("face", config_.segment_face(), *bus_, *up);
-    host_->bind_mmio(*face_, mmio_down, mmio_up);
+    for (const CardBridgeConfig& card : config_.topology.cards)
+        cards_.push_back(std::make_unique<CardSegment>(card.bridge.name.c_str(), card, *up));
+    if (cards_.empty()) {
+        host_->bind_mmio(*face_, mmio_down, mmio_up);
+    } else {
+        mmio_router_ = std::make_unique<MmioRouter>(*face_);
+        host_->bind_mmio(*mmio_router_, mmio_down, mmio_up);
+    }
     for (const DmaMaster::Config& m : config_.masters)
         masters_.push_back(std::make_unique<DmaMaster>(m.name.c_str(), m, *bus_));
-    if (config_.nic_enabled) add_transmitter();
+    if (!config_.topology.nics.empty()) add_transmitters();
 }
 
-// The NIC on the segment, and per transmitting port a CPU running pktgen and the driver, the
-// port's interrupt line wired to its CPU.
-void Platform::add_transmitter() {
+// The CPUs, the NICs on their segments, and per transmitting port a driver and pktgen on the
+// port's CPU, the port's interrupt line wired to that CPU (through its scheduler when the CPU
+// drives more than one port).
+void Platform::add_transmitters() {
+    const Topology& topology = config_.topology;
     const PktgenOptions& traffic = config_.pktgen;
     skbs_ = std::make_unique<SkbPool>(kSkbBase, memory_->size() - kSkbBase,
                                       config_.host.cache_line_bytes);
-    std::vector<InterruptSink*> irqs;
-    for (unsigned i = 0; i < traffic.ports; ++i) {
-        auto sw = std::make_unique<PortSoftware>();
-        sw->cpu = std::make_unique<Cpu>(("cpu" + std::to_string(i)).c_str(), config_.cpu, *host_,
-                                        *memory_);
-        irqs.push_back(sw->cpu.get());
-        ports_.push_back(std::move(sw));
+    std::vector<unsigned> ports_on(topology.cpus, 0);
+    for (unsigned c : topology.port_cpu) ++ports_on[c];
+    schedulers_.resize(topology.cpus);
+    for (unsigned c = 0; c < topology.cpus; ++c) {
+        cpus_.push_back(std::make_unique<Cpu>(("cpu" + std::to_string(c)).c_str(), config_.cpu,
+                                              *host_, *memory_));
+        if (ports_on[c] > 1) schedulers_[c] = std::make_unique<CpuScheduler>(*cpus_[c]);
     }
-    nic_ = std::make_unique<E1000>("nic", config_.nic, *bus_, *memory_, kNicBar, irqs);
-    for (unsigned i = 0; i < traffic.ports; ++i) {
-        PortSoftware& sw = *ports_[i];
-        sw.driver = std::make_unique<E1000Driver>(
-            *sw.cpu, config_.driver, kNicBar + i * E1000::kBarBytes, kRingBase + i * kRingSpacing,
-            [&sw](const Skb& skb) { sw.pktgen->free_skb(skb); });
-        sw.pktgen = std::make_unique<Pktgen>(*sw.cpu, *sw.driver, *skbs_, traffic);
-        sw.enabled = traffic.enabled;
-        Picos timer = config_.driver.needs_cleanup_timer()
-                          ? ns_to_ps(config_.driver.cleanup_timer_us * 1000)
-                          : 0;
-        sw.cpu->run(&sw, timer);
+    const std::uint64_t ring_spacing = Platform::ring_spacing(topology.port_cpu.size());
+    for (unsigned n = 0; n < topology.nics.size(); ++n) {
+        const NicPlacement& placement = topology.nics[n];
+        std::vector<InterruptSink*> irqs;
+        std::size_t first_port = ports_.size();
+        for (unsigned p = 0; p < placement.ports; ++p) {
+            unsigned c = topology.port_cpu[ports_.size()];
+            auto sw = std::make_unique<PortSoftware>(n, p, *cpus_[c]);
+            irqs.push_back(schedulers_[c] ? &schedulers_[c]->add(*sw)
+                                          : static_cast<InterruptSink*>(cpus_[c].get()));
+            ports_.push_back(std::move(sw));
+        }
+        const std::uint64_t bar = nic_bar(n);
+        PciBus& segment = placement.card < 0 ? *bus_ : cards_[placement.card]->bus;
+        nics_.push_back(std::make_unique<E1000>(placement.name.c_str(), placement.params,
+                                                segment, *memory_, bar, irqs));
+        if (placement.card >= 0) {
+            const BridgeConfig& b = topology.cards[placement.card].bridge;
+            mmio_router_->add_window(bar, placement.params.traits.ports * E1000::kBarBytes,
+                                     cards_[placement.card]->face, b.downstream_latency_ps,
+                                     b.upstream_latency_ps);
+        }
+        DriverOptions driver = config_.driver;
+        // The 82544's PCI-X erratum workaround applies on a PCI-X segment only.
+        driver.pcix_82544 =
+            placement.params.model == "82544" && segment.config().kind == BusKind::PciX;
+        for (std::size_t k = first_port; k < ports_.size(); ++k) {
+            PortSoftware& sw = *ports_[k];
+            sw.driver = std::make_unique<E1000Driver>(
+                sw.cpu, driver, bar + sw.port * E1000::kBarBytes, kRingBase + k * ring_spacing,
+                [&sw](const Skb& skb) { sw.pktgen->free_skb(skb); });
+            sw.pktgen = std::make_unique<Pktgen>(sw.cpu, *sw.driver, *skbs_, traffic);
+            sw.enabled = traffic.enabled;
+        }
     }
+    Picos timer = config_.driver.needs_cleanup_timer()
+                      ? ns_to_ps(config_.driver.cleanup_timer_us * 1000)
+                      : 0;
+    for (std::size_t k = 0; k < ports_.size(); ++k)
+        if (!schedulers_[topology.port_cpu[k]]) ports_[k]->cpu.run(ports_[k].get(), timer);
+    for (unsigned c = 0; c < topology.cpus; ++c)
+        if (schedulers_[c]) cpus_[c]->run(schedulers_[c].get(), timer);
 }
 
 Platform::~Platform() = default;

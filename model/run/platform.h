@@ -11,14 +11,17 @@
 #include "e1000/e1000.h"
 #include "platform/bridge_face.h"
 #include "platform/cpu.h"
+#include "platform/cpu_scheduler.h"
 #include "platform/dma_master.h"
 #include "platform/host_bridge.h"
 #include "platform/host_memory.h"
+#include "platform/mmio_router.h"
 #include "platform/pci_bridge.h"
 #include "platform/pci_bus.h"
 #include "software/e1000_driver.h"
 #include "software/pktgen.h"
 #include "software/skb_pool.h"
+#include "run/topology.h"
 
 namespace pcisim {
 
@@ -29,8 +32,7 @@ struct PlatformConfig {
     std::vector<BridgeConfig> bridges;         // host side first
     BusConfig bus;                             // the devices' segment
     std::vector<DmaMaster::Config> masters;    // the enabled synthetic masters
-    bool nic_enabled = true;
-    e1000::E1000Params nic;
+    Topology topology;                         // the NICs, card bridges, CPUs of the ports
     CpuCosts cpu;
     DriverOptions driver;
     PktgenOptions pktgen;
@@ -40,9 +42,12 @@ struct PlatformConfig {
     const FaceConfig& segment_face() const;
 };
 
-// The software and CPU of one transmitting port.
+// The software of one transmitting port: its driver and pktgen, run by its CPU.
 struct PortSoftware : CpuSoftware {
-    std::unique_ptr<Cpu> cpu;
+    PortSoftware(unsigned nic_index, unsigned port_index, Cpu& runs_on)
+        : nic(nic_index), port(port_index), cpu(runs_on) {}
+    unsigned nic, port;  // Platform::nics()[nic]'s port `port`
+    Cpu& cpu;
     std::unique_ptr<E1000Driver> driver;
     std::unique_ptr<Pktgen> pktgen;
     bool enabled = true;
@@ -52,6 +57,20 @@ struct PortSoftware : CpuSoftware {
     void run_once() override { pktgen->run_once(); }
     void interrupt() override { pktgen->interrupt(); }
     void timer() override { pktgen->timer(); }
+};
+
+// An on-card bridge and the card's segment below it, named by the bridge (its bus and face are
+// "NAME.bus" and "NAME.face").
+struct CardSegment : sc_core::sc_module {
+    PciBridge bridge;
+    PciBus bus;
+    BridgeFace face;
+    CardSegment(sc_core::sc_module_name name, const CardBridgeConfig& config,
+                MemoryPath& up)
+        : sc_core::sc_module(name),
+          bridge("bridge", config.bridge, up),
+          bus("bus", config.bus),
+          face("face", config.bridge.face, bus, bridge) {}
 };
 
 class Platform {
@@ -64,21 +83,31 @@ public:
     PciBus& bus() { return *bus_; }
     const PciBus& bus() const { return *bus_; }
     const std::vector<std::unique_ptr<DmaMaster>>& masters() const { return masters_; }
-    E1000* nic() { return nic_.get(); }  // null without a NIC
-    const E1000* nic() const { return nic_.get(); }
-    // One per transmitting port (pktgen.ports), port i driving the NIC's port i.
+    // In the order of config().topology.nics; empty without a NIC.
+    const std::vector<std::unique_ptr<E1000>>& nics() const { return nics_; }
+    const std::vector<std::unique_ptr<CardSegment>>& cards() const { return cards_; }
+    const std::vector<std::unique_ptr<Cpu>>& cpus() const { return cpus_; }
+    // One per transmitting port, in the order of the NICs and their ports.
     const std::vector<std::unique_ptr<PortSoftware>>& ports() const { return ports_; }
 
-    // Where things live: the NIC's memory BAR (as a BIOS would assign it), each port's
+    // Where things live: each NIC's memory BAR (as a BIOS would assign them), each port's
     // descriptor ring, and the socket buffers.  Addresses carry no timing beyond cache-line
     // alignment.
     static constexpr std::uint64_t kNicBar = 0xf0000000;
+    static constexpr std::uint64_t kNicBarSpacing = 0x100000;
     static constexpr std::uint64_t kRingBase = 0x100000;
     static constexpr std::uint64_t kRingSpacing = 0x100000;
     static constexpr std::uint64_t kSkbBase = 0x400000;
+    static std::uint64_t nic_bar(unsigned nic) { return kNicBar + nic * kNicBarSpacing; }
+    // The rings sit between kRingBase and kSkbBase: kRingSpacing apart while that many fit,
+    // closer (on 4 KiB boundaries) for more ports.
+    static std::uint64_t ring_spacing(std::uint64_t ports) {
+        std::uint64_t room = kSkbBase - kRingBase;
+        return ports * kRingSpacing <= room ? kRingSpacing : room / ports / 0x1000 * 0x1000;
+    }
 
 private:
-    void add_transmitter();  // the NIC, and a CPU + driver + pktgen per port
+    void add_transmitters();  // the NICs, the CPUs, a driver + pktgen per port
 
     PlatformConfig config_;
     std::unique_ptr<HostMemory> memory_;
@@ -87,8 +116,12 @@ private:
     std::unique_ptr<PciBus> bus_;
     std::unique_ptr<BridgeFace> face_;
     std::vector<std::unique_ptr<DmaMaster>> masters_;
+    std::vector<std::unique_ptr<CardSegment>> cards_;
+    std::unique_ptr<MmioRouter> mmio_router_;  // only with card bridges
     std::unique_ptr<SkbPool> skbs_;
-    std::unique_ptr<E1000> nic_;
+    std::vector<std::unique_ptr<Cpu>> cpus_;
+    std::vector<std::unique_ptr<CpuScheduler>> schedulers_;  // CPUs with more than one port
+    std::vector<std::unique_ptr<E1000>> nics_;
     std::vector<std::unique_ptr<PortSoftware>> ports_;
 };
 

@@ -54,19 +54,45 @@ json distribution_results(const Distribution& d) {
     return r;
 }
 
+json driver_counters(const E1000Driver::Counters& d) {
+    return {{"packets_queued", d.queued},
+            {"packets_cleaned", d.cleaned},
+            {"queue_stops", d.stops},
+            {"tdt_writes", d.tdt_writes},
+            {"descriptors_queued", d.descriptors}};
+}
+
+// Totals, then each NIC, each port and each CPU: tx_pps and tx_pps_by_port cover every
+// transmitting port (in the order of the NICs and their ports); a CPU's entry adds up the
+// driver counters of the ports it drives.
 void add_nic_results(json& r, const Platform& platform, const std::vector<FrameCheck>& frames,
                      double window_s) {
-    double size = static_cast<double>(platform.config().pktgen.size);
+    const std::uint32_t size = platform.config().pktgen.size;
+    const Topology& topology = platform.config().topology;
     double pps = window_frame_rate(frames, window_s);
     r["tx_pps"] = pps;
     r["tx_mbps"] = pps * 8 * (size + 4) / 1e6;  // pktgen's definition
-    json by_port = json::array(), latency = json::array(), interval = json::array();
+    json by_port = json::array(), ports = json::array();
+    json latency = json::array(), interval = json::array();
+    std::vector<double> nic_pps(platform.nics().size(), 0);
+    std::vector<json> nic_by_port(platform.nics().size(), json::array());
     double wire_limit = 0;
     for (const FrameCheck& f : frames) {
-        by_port.push_back(port_frame_rate(f, window_s));
-        wire_limit += platform.nic()->port(f.port).wire_limit_pps(platform.config().pktgen.size);
+        const PortSoftware& sw = *platform.ports()[f.port];
+        double port_pps = port_frame_rate(f, window_s);
+        by_port.push_back(port_pps);
+        nic_pps[sw.nic] += port_pps;
+        nic_by_port[sw.nic].push_back(port_pps);
+        wire_limit += platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(size);
         latency.push_back(distribution_results(f.times.latency));
         interval.push_back(distribution_results(f.times.frame_interval));
+        json port = {{"nic", topology.nics[sw.nic].name},
+                     {"port", sw.port},
+                     {"cpu", topology.port_cpu[f.port]},
+                     {"tx_pps", port_pps},
+                     {"tx_frames", f.window_frames}};
+        port.update(driver_counters(sw.driver->counters()));
+        ports.push_back(port);
     }
     r["tx_pps_by_port"] = by_port;
     r["wire_limit_pps"] = wire_limit;
@@ -74,28 +100,48 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     r["tx_frames"] = sent;
     r["packet_latency_ns_by_port"] = latency;
     r["frame_interval_ns_by_port"] = interval;
-    r["nic"] = platform.nic()->stats();
+    if (platform.nics().size() == 1) r["nic"] = platform.nics()[0]->stats();
+    json nics = json::array();
+    for (std::size_t n = 0; n < platform.nics().size(); ++n) {
+        const NicPlacement& placement = topology.nics[n];
+        nics.push_back({{"name", placement.name},
+                        {"model", placement.params.model},
+                        {"segment", placement.card < 0
+                                        ? std::string("bus")
+                                        : topology.cards[placement.card].bridge.name},
+                        {"tx_pps", nic_pps[n]},
+                        {"tx_pps_by_port", nic_by_port[n]},
+                        {"stats", platform.nics()[n]->stats()}});
+    }
+    r["nics"] = nics;
+    r["ports"] = ports;
     json cpus = json::array();
     std::uint64_t mmio_reads = 0, mmio_writes = 0, queued = 0;
-    for (const auto& sw : platform.ports()) {
-        const auto& t = sw->cpu->totals();
-        const auto& d = sw->driver->counters();
+    for (std::size_t c = 0; c < platform.cpus().size(); ++c) {
+        const auto& t = platform.cpus()[c]->totals();
+        E1000Driver::Counters d;
+        for (std::size_t k = 0; k < platform.ports().size(); ++k) {
+            if (topology.port_cpu[k] != c) continue;
+            const auto& port = platform.ports()[k]->driver->counters();
+            d.queued += port.queued;
+            d.cleaned += port.cleaned;
+            d.stops += port.stops;
+            d.tdt_writes += port.tdt_writes;
+            d.descriptors += port.descriptors;
+        }
         double w = window_s * 1e12;
         queued += d.queued;
         mmio_reads += t.mmio_reads;
         mmio_writes += t.mmio_writes;
-        cpus.push_back({{"busy_fraction", static_cast<double>(t.busy) / w},
-                        {"mmio_stall_fraction", static_cast<double>(t.mmio_stall) / w},
-                        {"waiting_fraction", static_cast<double>(t.waiting) / w},
-                        {"interrupts", t.interrupts},
-                        {"timer_ticks", t.timer_ticks},
-                        {"mmio_reads", t.mmio_reads},
-                        {"mmio_writes", t.mmio_writes},
-                        {"packets_queued", d.queued},
-                        {"packets_cleaned", d.cleaned},
-                        {"queue_stops", d.stops},
-                        {"tdt_writes", d.tdt_writes},
-                        {"descriptors_queued", d.descriptors}});
+        json cpu = {{"busy_fraction", static_cast<double>(t.busy) / w},
+                    {"mmio_stall_fraction", static_cast<double>(t.mmio_stall) / w},
+                    {"waiting_fraction", static_cast<double>(t.waiting) / w},
+                    {"interrupts", t.interrupts},
+                    {"timer_ticks", t.timer_ticks},
+                    {"mmio_reads", t.mmio_reads},
+                    {"mmio_writes", t.mmio_writes}};
+        cpu.update(driver_counters(d));
+        cpus.push_back(cpu);
     }
     r["cpus"] = cpus;
     double n = sent ? static_cast<double>(sent) : 1;
@@ -128,7 +174,16 @@ json results_document(const json& resolved_scenario, Platform& platform,
     json masters = json::array();
     for (const auto& m : platform.masters()) masters.push_back(master_results(*m, window_s));
     r["masters"] = masters;
-    if (platform.nic()) add_nic_results(r, platform, frames, window_s);
+    if (!platform.cards().empty()) {
+        json cards = json::array();
+        for (std::size_t c = 0; c < platform.cards().size(); ++c) {
+            json bus = bus_results(platform.cards()[c]->bus, window.window_us, window_s);
+            bus["name"] = platform.config().topology.cards[c].bridge.name;
+            cards.push_back(bus);
+        }
+        r["card_buses"] = cards;
+    }
+    if (!platform.nics().empty()) add_nic_results(r, platform, frames, window_s);
     return r;
 }
 
@@ -158,6 +213,15 @@ std::vector<MetricSpec> result_metrics() {
         {"bus.split_responses_in_window", "count", "PCI-X reads answered with a Split Response "
          "(was `split_responses`)."},
         {"bus.data_bytes_per_s", "bytes/s", "Bytes moved in data phases, over the window."},
+    };
+    // An on-card bridge's segment (card_bridges[]) reports as the NIC's segment does.
+    std::size_t bus_keys = m.size();
+    m.push_back({"card_buses[].name", "", "The on-card bridge above the segment "
+                 "(card_bridges[].name); only with card bridges."});
+    for (std::size_t i = 0; i < bus_keys; ++i)
+        if (m[i].key.rfind("bus.", 0) == 0)
+            m.push_back({"card_buses[]." + m[i].key.substr(4), m[i].unit, m[i].meaning});
+    std::vector<MetricSpec> traffic = {
         {"masters[].name", "", "A synthetic master (scenario masters[])."},
         {"masters[].bytes_per_s", "bytes/s", "Bytes it moved, over the window."},
         {"masters[].requests_in_window", "count", "Reads or writes it finished (was `requests`)."},
@@ -178,6 +242,7 @@ std::vector<MetricSpec> result_metrics() {
          "FCS + gap time)."},
         {"tx_frames", "count", "Frames all ports sent in the window."},
     };
+    m.insert(m.end(), traffic.begin(), traffic.end());
     add_distribution_metrics(m, "packet_latency_ns_by_port[]",
                              "per-packet latency of the port in the window, from pktgen's "
                              "hard_start_xmit call for the packet to the last byte of its frame "
@@ -188,8 +253,30 @@ std::vector<MetricSpec> result_metrics() {
                              "time between the last bytes of consecutive frames of the port in "
                              "the window (its mean is 1/tx_pps_by_port)");
     for (const MetricSpec& s : E1000::stats_metrics())
-        m.push_back({"nic." + s.key, s.unit, s.meaning});
+        m.push_back({"nic." + s.key, s.unit, s.meaning + " (only with a single NIC)"});
+    std::vector<MetricSpec> nics = {
+        {"nics[].name", "", "The NIC's module: nic for the single NIC of nic.*, else nic0, "
+         "nic1, ... (nics[])."},
+        {"nics[].model", "", "Its part (nic.model)."},
+        {"nics[].segment", "", "Where it sits: bus (the devices' segment) or the name of the "
+         "on-card bridge above it."},
+        {"nics[].tx_pps", "packets/s", "Its transmitting ports' tx_pps added up."},
+        {"nics[].tx_pps_by_port[]", "packets/s", "tx_pps of each of its transmitting ports."},
+    };
+    m.insert(m.end(), nics.begin(), nics.end());
+    for (const MetricSpec& s : E1000::stats_metrics())
+        m.push_back({"nics[].stats." + s.key, s.unit, s.meaning});
     std::vector<MetricSpec> rest = {
+        {"ports[].nic", "", "A transmitting port's NIC (nics[].name)."},
+        {"ports[].port", "", "Its number on that NIC."},
+        {"ports[].cpu", "", "The CPU whose pktgen thread drives it (cpus[] index)."},
+        {"ports[].tx_pps", "packets/s", "Its frames per second on the wire (as tx_pps)."},
+        {"ports[].tx_frames", "count", "Its frames in the window."},
+        {"ports[].packets_queued", "count", "Packets its driver accepted (xmit_frame)."},
+        {"ports[].packets_cleaned", "count", "Packets its driver cleaned (DD seen, skb freed)."},
+        {"ports[].queue_stops", "count", "Times its driver stopped the queue (ring full)."},
+        {"ports[].tdt_writes", "count", "Its tail (TDT) register writes."},
+        {"ports[].descriptors_queued", "count", "Descriptors its driver filled."},
         {"cpus[].busy_fraction", "fraction", "Share of the window the CPU ran code (pktgen, "
          "driver, interrupts)."},
         {"cpus[].mmio_stall_fraction", "fraction", "Share of the window it was stalled on "
@@ -276,17 +363,37 @@ std::string summarize(const json& r) {
         o << "last batch changed the rate by " << 100 * stability.get<double>() << " %)\n";
     else
         o << "one batch: stability not measured)\n";
-    o << "bus: " << 100 * b["utilisation_fraction"].get<double>() << " % busy, "
-      << b["data_bytes_per_s"].get<double>() / 1e6 << " MB/s of data (peak "
-      << b["peak_bytes_per_s"].get<double>() / 1e6 << " MB/s), " << b["transactions_in_window"]
-      << " transactions, " << b["retries_in_window"] << " retries, "
-      << b["disconnects_in_window"] << " disconnects, " << b["preemptions_in_window"]
-      << " latency-timer preemptions in the window\n";
+    auto bus_line = [&o](const std::string& name, const json& bus) {
+        o << name << ": " << 100 * bus["utilisation_fraction"].get<double>() << " % busy, "
+          << bus["data_bytes_per_s"].get<double>() / 1e6 << " MB/s of data (peak "
+          << bus["peak_bytes_per_s"].get<double>() / 1e6 << " MB/s), "
+          << bus["transactions_in_window"] << " transactions, " << bus["retries_in_window"]
+          << " retries, " << bus["disconnects_in_window"] << " disconnects, "
+          << bus["preemptions_in_window"] << " latency-timer preemptions in the window\n";
+    };
+    bus_line("bus", b);
+    if (r.contains("card_buses"))
+        for (const json& card : r["card_buses"])
+            bus_line(card["name"].get<std::string>() + " bus (" + card["kind"].get<std::string>() +
+                         " " + card["width_bits"].dump() + "/" + card["clock_mhz"].dump() + ")",
+                     card);
     if (r.contains("tx_pps")) {
         o.precision(0);
         o << "tx: " << r["tx_pps"].get<double>() << " pps, " << r["tx_mbps"].get<double>()
           << " Mbit/s (wire limit " << r["wire_limit_pps"].get<double>() << " pps), "
           << r["tx_frames"] << " frames in the window\n";
+        if (r["ports"].size() > 1) {
+            for (const json& n : r["nics"]) {
+                o << "  " << n["name"].get<std::string>() << " (" << n["model"].get<std::string>()
+                  << " on " << n["segment"].get<std::string>() << "): "
+                  << n["tx_pps"].get<double>() << " pps";
+                for (const json& p : r["ports"])
+                    if (p["nic"] == n["name"])
+                        o << "; port " << p["port"] << " on cpu" << p["cpu"] << " "
+                          << p["tx_pps"].get<double>() << " pps";
+                o << "\n";
+            }
+        }
         for (std::size_t i = 0; i < r["packet_latency_ns_by_port"].size(); ++i) {
             o << "port " << i << " packet latency (xmit to last byte on the wire): "
               << distribution_line(r["packet_latency_ns_by_port"][i]) << "\n";
@@ -304,7 +411,9 @@ std::string summarize(const json& r) {
               << 100 * c["waiting_fraction"].get<double>() << " % waiting on the queue, "
               << c["interrupts"] << " interrupts\n";
         }
-        summarize_nic(o, r["nic"]);
+        if (r.contains("nic")) summarize_nic(o, r["nic"]);
+        else
+            for (const json& n : r["nics"]) summarize_nic(o, n["stats"]);
     }
     o.precision(1);
     for (const auto& m : r["masters"]) {

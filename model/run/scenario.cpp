@@ -240,6 +240,7 @@ void check_object(json& obj, const std::string& path, const std::string& spath,
         if (c.key.find("[]") != std::string::npos) continue;  // arrays default to empty lists
         if (obj.contains(c.key)) continue;
         if (c.leaf) {
+            if (!c.leaf->inherits.empty()) continue;  // read from the key it inherits
             obj[c.key] = c.leaf->default_value;
         } else {
             obj[c.key] = json::object();
@@ -690,6 +691,15 @@ std::int64_t Scenario::integer(const std::string& path) const {
 }
 bool Scenario::boolean(const std::string& path) const { return at(path).get<bool>(); }
 std::string Scenario::text(const std::string& path) const { return at(path).get<std::string>(); }
+bool Scenario::has(const std::string& path) const {
+    try {
+        at(path);
+        return true;
+    } catch (const std::out_of_range&) {
+        return false;
+    }
+}
+
 std::size_t Scenario::count(const std::string& array_path) const {
     const json& j = resolved_.contains(array_path) ? resolved_[array_path] : json::array();
     return j.is_array() ? j.size() : 0;

@@ -52,6 +52,8 @@ public:
     std::int64_t integer(const std::string& path) const;
     bool boolean(const std::string& path) const;
     std::string text(const std::string& path) const;
+    // Whether the resolved scenario holds `path` (an inherited key an item leaves out does not).
+    bool has(const std::string& path) const;
     // Items in an array of objects ("bridges", "masters").
     std::size_t count(const std::string& array_path) const;
 

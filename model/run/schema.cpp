@@ -10,6 +10,7 @@
 
 #include "e1000/e1000_regs.h"
 #include "run/platform.h"
+#include "run/topology.h"
 #include "software/skb_pool.h"
 
 namespace pcisim {
@@ -19,13 +20,13 @@ using nlohmann::json;
 ParamSpec number(std::string path, std::string unit, double def, double min, double max,
                  std::string meaning) {
     return {std::move(path), ParamType::Number, std::move(unit), def, min, max, {},
-            std::move(meaning)};
+            std::move(meaning), ""};
 }
 
 ParamSpec integer(std::string path, std::string unit, long long def, long long min,
                   long long max, std::string meaning) {
     return {std::move(path), ParamType::Integer, std::move(unit), def,
-            static_cast<double>(min), static_cast<double>(max), {}, std::move(meaning)};
+            static_cast<double>(min), static_cast<double>(max), {}, std::move(meaning), ""};
 }
 
 ParamSpec one_of_integers(std::string path, std::string unit, long long def,
@@ -33,26 +34,34 @@ ParamSpec one_of_integers(std::string path, std::string unit, long long def,
     std::vector<std::string> choices;
     for (long long a : allowed) choices.push_back(std::to_string(a));
     return {std::move(path), ParamType::Integer, std::move(unit), def, 1, 0, choices,
-            std::move(meaning)};
+            std::move(meaning), ""};
 }
 
 ParamSpec boolean(std::string path, bool def, std::string meaning) {
-    return {std::move(path), ParamType::Boolean, "", def, 1, 0, {}, std::move(meaning)};
+    return {std::move(path), ParamType::Boolean, "", def, 1, 0, {}, std::move(meaning), ""};
 }
 
 ParamSpec text(std::string path, std::string def, std::string meaning) {
-    return {std::move(path), ParamType::Text, "", def, 1, 0, {}, std::move(meaning)};
+    return {std::move(path), ParamType::Text, "", def, 1, 0, {}, std::move(meaning), ""};
 }
 
 ParamSpec choice(std::string path, std::string def, std::vector<std::string> choices,
                  std::string meaning) {
     return {std::move(path), ParamType::Choice, "", def, 1, 0, std::move(choices),
-            std::move(meaning)};
+            std::move(meaning), ""};
+}
+
+ParamSpec inherited(const ParamSpec& spec, std::string path, std::string meaning) {
+    ParamSpec p = spec;
+    p.inherits = spec.path;
+    p.path = std::move(path);
+    p.meaning = std::move(meaning);
+    return p;
 }
 
 ParamSpec notes(std::string path, std::string meaning) {
     return {std::move(path), ParamType::Notes, "", nlohmann::json::object(), 1, 0, {},
-            std::move(meaning)};
+            std::move(meaning), ""};
 }
 
 std::vector<ParamSpec> scenario_params() {
@@ -75,7 +84,7 @@ const std::vector<ParamSpec>& schema() {
         std::vector<ParamSpec> v;
         for (auto part : {scenario_params, simulation_params, bus_params, host_params, bridge_params,
                           dma_master_params, nic_params, driver_params, pktgen_params, cpu_params,
-                          testing_params})
+                          topology_params, testing_params})
             for (auto& p : part()) v.push_back(std::move(p));
         return v;
     }();
@@ -131,24 +140,24 @@ const std::vector<SchemaChild>* schema_children(const std::string& object_path) 
 namespace {
 
 // Host memory must hold what the run puts there (Platform's layout, model/run/platform.h):
-// each port's descriptor ring, 1 MiB apart from 1 MiB on, and, when pktgen sends, the socket
-// buffers from 4 MiB on.  pktgen keeps a buffer for every packet the
-// ring can hold plus the one it is building (clone_skb N: one per N packets, plus one more that
+// each port's descriptor ring, Platform::ring_spacing apart from 1 MiB on, and, when pktgen
+// sends, the socket buffers from 4 MiB on.  pktgen keeps a buffer for every packet the ring can
+// hold plus the one it is building (clone_skb N: one per N packets, plus one more that
 // a ring's packets can straddle); each takes its size class (SkbPool), at least a cache line.
 // A packet takes at least one descriptor per 4096 bytes (the driver's E1000_MAX_DATA_PER_TXD),
 // so a ring holds at most ring_size / that many packets.
 constexpr std::uint64_t kMiB = 1 << 20;
-constexpr std::uint64_t kRingBase = Platform::kRingBase, kRingSpacing = Platform::kRingSpacing,
-                        kSkbBase = Platform::kSkbBase;
+constexpr std::uint64_t kRingBase = Platform::kRingBase, kSkbBase = Platform::kSkbBase;
 constexpr std::uint64_t kMaxDataPerDescriptor = E1000Driver::kMaxDataPerDescriptor;
 
 void check_host_memory(const json& doc, std::vector<std::string>& problems) {
     if (!doc["nic"]["enabled"].get<bool>()) return;
-    const auto ports = doc["pktgen"]["ports"].get<std::uint64_t>();
+    const std::uint64_t ports = transmitting_ports(doc);
     const auto ring = doc["driver"]["ring_size"].get<std::uint64_t>();
-    std::uint64_t needed = kRingBase + (ports - 1) * kRingSpacing + ring * e1000::kDescriptorBytes;
-    std::string what = "the descriptor rings (driver.ring_size " + std::to_string(ring) +
-                       ", pktgen.ports " + std::to_string(ports) + ")";
+    std::uint64_t needed = kRingBase + (ports - 1) * Platform::ring_spacing(ports) +
+                           ring * e1000::kDescriptorBytes;
+    std::string what = "the descriptor rings (driver.ring_size " + std::to_string(ring) + ", " +
+                       std::to_string(ports) + " transmitting ports)";
     if (doc["pktgen"]["enabled"].get<bool>()) {
         const auto size = doc["packet"]["size"].get<std::uint64_t>();
         const auto clone = doc["pktgen"]["clone_skb"].get<std::uint64_t>();
@@ -171,21 +180,25 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
                            "; expected at least " + std::to_string(needed_mib));
 }
 
-// A bridge or a master is a SystemC module named by its "name", beside the model's own modules
-// (model/run/platform.cpp and simulation.cpp: host, face, bus, nic, cpu0.., watchdog,
-// recorder), and its row in the results and traces goes by that name.  SystemC renames a name that is taken ("x_0",
+// A bridge, a card bridge or a master is a SystemC module named by its "name", beside the
+// model's own modules (model/run/platform.cpp and simulation.cpp: host, face, bus, nic, nic0..,
+// cpu0.., watchdog, recorder), and its row in the results and traces goes by that name.
+// SystemC renames a name that is taken ("x_0",
 // warning W505) and replaces '.' and white space (W506): what a result showed would not be the
 // name given, and two masters of one name would draw the same random gaps.
 bool model_module_name(const std::string& name) {
     static const char* const kNames[] = {"host", "face", "bus", "nic", "watchdog", "recorder"};
     if (std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames)) return true;
-    return name.size() > 3 && name.compare(0, 3, "cpu") == 0 &&
-           std::all_of(name.begin() + 3, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+    for (const std::string numbered : {"cpu", "nic"})  // cpu0.., nic0.. (nics[])
+        if (name.size() > 3 && name.compare(0, 3, numbered) == 0 &&
+            std::all_of(name.begin() + 3, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return true;
+    return false;
 }
 
 void check_module_names(const json& doc, std::vector<std::string>& problems) {
     std::map<std::string, std::string> first_path;  // name -> the key that gave it first
-    for (const char* list : {"bridges", "masters"}) {
+    for (const char* list : {"bridges", "masters", "card_bridges"}) {
         auto items = doc.find(list);
         if (items == doc.end()) continue;
         for (std::size_t i = 0; i < items->size(); ++i) {
@@ -216,15 +229,18 @@ void check_module_names(const json& doc, std::vector<std::string>& problems) {
 
 }  // namespace
 
-void check_combinations(const json& doc, std::vector<std::string>& problems) {
-    const json& bus = doc["bus"];
+void check_bus_clock(const json& bus, const std::string& path, std::vector<std::string>& problems) {
     std::string kind = bus["kind"];
     double mhz = bus["clock_mhz"];
     bool ok = kind == "pci" ? (mhz == 33 || mhz == 66) : (mhz == 66 || mhz == 100 || mhz == 133);
     if (!ok)
-        problems.push_back("bus.clock_mhz: " + json(mhz).dump() + " is not a " + kind +
+        problems.push_back(path + ".clock_mhz: " + json(mhz).dump() + " is not a " + kind +
                            " clock; expected " +
                            (kind == "pci" ? "33 or 66 for pci" : "66, 100 or 133 for pcix"));
+}
+
+void check_combinations(const json& doc, std::vector<std::string>& problems) {
+    check_bus_clock(doc["bus"], "bus", problems);
     const json& sim = doc["simulation"];
     if (sim["min_window_us"].get<double>() > sim["max_window_us"].get<double>())
         problems.push_back("simulation.min_window_us: " + sim["min_window_us"].dump() +
@@ -238,7 +254,7 @@ void check_combinations(const json& doc, std::vector<std::string>& problems) {
                            "multiple of 128 bytes)");
     check_module_names(doc, problems);
     check_host_memory(doc, problems);
-    check_nic_combinations(doc, problems);
+    check_topology(doc, problems);
 }
 
 std::string schema_markdown() {
@@ -246,7 +262,9 @@ std::string schema_markdown() {
     o << "# Scenario reference\n\n"
          "Generated by `pcisim schema` from the same table the scenario checks use "
          "(model/run/schema.cpp and each module's parameter list). Keys are dotted paths; "
-         "`bridges[]` and `masters[]` are lists of objects.\n\n"
+         "`bridges[]`, `masters[]`, `nics[]` and `card_bridges[]` are lists of objects. A default "
+         "written as another key's (`nic.model`'s) is that key's value, read when the item "
+         "leaves the key out.\n\n"
          "| key | type | unit | default | allowed | meaning |\n|---|---|---|---|---|---|\n";
     for (const auto& p : schema()) {
         const char* type = p.type == ParamType::Number    ? "number"
@@ -263,8 +281,10 @@ std::string schema_markdown() {
             r << p.min << " .. " << p.max;
             allowed = r.str();
         }
-        o << "| `" << p.path << "` | " << type << " | " << p.unit << " | `"
-          << p.default_value.dump() << "` | " << allowed << " | " << p.meaning << " |\n";
+        std::string def = p.inherits.empty() ? "`" + p.default_value.dump() + "`"
+                                             : "`" + p.inherits + "`'s";
+        o << "| `" << p.path << "` | " << type << " | " << p.unit << " | " << def << " | "
+          << allowed << " | " << p.meaning << " |\n";
     }
     return o.str();
 }

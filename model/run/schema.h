@@ -20,6 +20,10 @@ struct ParamSpec {
     double min = 0, max = 0;    // inclusive range for numbers; ignored when min > max
     std::vector<std::string> choices;  // Choice: allowed strings; Integer/Number: allowed values
     std::string meaning;
+    // A key of an array item that takes another key's value when not given ("nics[].model"
+    // from "nic.model"): no default is filled in, so a change of that key (a sweep's override)
+    // reaches every item that does not set its own.
+    std::string inherits;
 };
 
 // Builders that keep the tables short.
@@ -33,6 +37,8 @@ ParamSpec boolean(std::string path, bool def, std::string meaning);
 ParamSpec text(std::string path, std::string def, std::string meaning);
 ParamSpec choice(std::string path, std::string def, std::vector<std::string> choices,
                  std::string meaning);
+// `spec` under another path, taking the value of `spec.path` when not given (ParamSpec::inherits).
+ParamSpec inherited(const ParamSpec& spec, std::string path, std::string meaning);
 // An object of free-text strings (key -> reason), e.g. why a platform value is what it is.
 ParamSpec notes(std::string path, std::string meaning);
 
@@ -47,6 +53,7 @@ std::vector<ParamSpec> nic_params();
 std::vector<ParamSpec> driver_params();
 std::vector<ParamSpec> pktgen_params();
 std::vector<ParamSpec> cpu_params();
+std::vector<ParamSpec> topology_params();  // nics[], card_bridges[]: model/run/topology.cpp
 std::vector<ParamSpec> testing_params();  // test-only fault injection (model/run/fault_injection.cpp)
 
 // The whole table, in documentation order.
@@ -65,9 +72,25 @@ const std::vector<SchemaChild>* schema_children(const std::string& object_path);
 // memory for the socket buffers, FIFO room): everything about the scenario that the run would
 // otherwise find out.  `doc` has every default filled in; problems are appended, one line each.
 void check_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
+// A segment's clock against its kind (PCI 33 or 66, PCI-X 66, 100 or 133); `path` is its key
+// ("bus", "card_bridges[0].bus").
+void check_bus_clock(const nlohmann::json& bus, const std::string& path,
+                     std::vector<std::string>& problems);
 // The NIC's share of it (model/e1000/e1000_params.cpp): packet buffer split, packet size against
 // the TX FIFO, ports of the model, a PCI-only part on PCI-X, preloaded frames.
 void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
+// The same for one NIC of several (model/run/topology.cpp): its nic.* values with the inherited
+// ones filled in, the key path they are named by in messages ("nic", "nics[1]"), the ports it
+// transmits on and the kind of the segment it sits on, each with its key.
+struct NicCheck {
+    const nlohmann::json& keys;
+    std::string path;
+    unsigned ports;
+    std::string ports_key;
+    std::string bus_kind;
+    std::string bus_key;
+};
+void check_nic(const NicCheck& nic, const nlohmann::json& doc, std::vector<std::string>& problems);
 
 // Markdown reference of every key (docs/scenario-reference.md).
 std::string schema_markdown();

@@ -69,15 +69,27 @@ std::uint64_t frames_from_pktgen(const E1000& nic, unsigned port) {
     return sent > preloaded ? sent - preloaded : 0;
 }
 
+// "nic port 1", "nic2 port 0": the NIC's module name and the port.
+std::string port_name(const Platform& platform, const PortSoftware& sw) {
+    return platform.config().topology.nics[sw.nic].name + " port " + std::to_string(sw.port);
+}
+
+void catch_up(const Platform& platform) {
+    for (const auto& nic : platform.nics()) nic->catch_up();
+}
+
 // Whether pktgen has packets to send (a stopped queue included).  Once it is done, packets a
 // driver variant leaves unannounced (tdt_batch) may legitimately stay in the ring.
 bool packets_owed(const PortSoftware& sw) { return sw.has_work() || sw.driver->queue_stopped(); }
 
 // Who waits on what, for the watchdog's diagnostic.
-std::string port_state(const PortSoftware& sw, const E1000& nic, unsigned port) {
+std::string port_state(const Platform& platform, const PortSoftware& sw) {
+    const E1000& nic = *platform.nics()[sw.nic];
+    const unsigned port = sw.port;
     const e1000::TxPort& tx = nic.port(port);
     std::ostringstream o;
-    o << "port " << port << ": pktgen queued " << sw.pktgen->sent() << ", driver queue "
+    o << (platform.nics().size() > 1 ? port_name(platform, sw) : "port " + std::to_string(port))
+      << ": pktgen queued " << sw.pktgen->sent() << ", driver queue "
       << (sw.driver->queue_stopped() ? "stopped" : "running") << " with "
       << sw.driver->descriptors_in_use() << " of " << sw.driver->options().ring_size
       << " descriptors in use; NIC TDH " << tx.tdh() << " TDT " << tx.tdt() << ", TX FIFO "
@@ -105,10 +117,14 @@ Picos one_packet_ps(const PlatformConfig& platform) {
     Picos path = host.mmio_down_ps + host.mmio_up_ps + host.memory_latency_ps;
     for (const BridgeConfig& b : platform.bridges)
         path += 2 * (b.upstream_latency_ps + b.downstream_latency_ps);
+    Picos card = 0, byte_time = 0;
+    for (const CardBridgeConfig& c : platform.topology.cards)
+        card = std::max(card, 2 * (c.bridge.upstream_latency_ps + c.bridge.downstream_latency_ps));
+    for (const NicPlacement& n : platform.topology.nics)
+        byte_time = std::max(byte_time, n.params.byte_time_ps);
     std::uint64_t lines = platform.pktgen.size / host.cache_line_bytes + 2;
-    Picos wire = Picos(std::max<std::uint32_t>(platform.pktgen.size, 60) + 24) *
-                 platform.nic.byte_time_ps;
-    return path + lines * host.line_transfer_ps + wire;
+    Picos wire = Picos(std::max<std::uint32_t>(platform.pktgen.size, 60) + 24) * byte_time;
+    return path + card + lines * host.line_transfer_ps + wire;
 }
 
 // The watchdog never fires inside a quiet time the scenario itself asks for: pktgen's gap,
@@ -165,30 +181,35 @@ Simulation::Simulation(const Scenario& s)
     Parts& p = *parts_;
     p.platform = std::make_unique<Platform>(PlatformConfig::from(s));
     Platform& platform = *p.platform;
-    if (E1000* nic = platform.nic()) {
-        p.frames.resize(platform.ports().size());
-        for (unsigned i = 0; i < p.frames.size(); ++i) {
-            p.frames[i].port = i;
-            // Each packet has its own buffer only without clone_skb; clones repeat a number.
-            p.frames[i].check_order =
-                platform.config().pktgen.clone_skb == 0 && platform.ports()[i]->enabled;
-            p.frames[i].preloaded = nic->params().preload_packets;
-            platform.ports()[i]->pktgen->on_xmit(
-                [this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
-        }
-        nic->set_frame_observer(
-            [this](unsigned port, const std::uint8_t* frame, unsigned len, Picos when) {
-                parts_->frames.at(port).seen(frame, len, when);
+    p.frames.resize(platform.ports().size());
+    for (unsigned i = 0; i < p.frames.size(); ++i) {
+        PortSoftware& sw = *platform.ports()[i];
+        p.frames[i].port = i;
+        // Each packet has its own buffer only without clone_skb; clones repeat a number.
+        p.frames[i].check_order = platform.config().pktgen.clone_skb == 0 && sw.enabled;
+        p.frames[i].preloaded = platform.nics()[sw.nic]->params().preload_packets;
+        sw.pktgen->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
+    }
+    // Frames of NIC n's port p go to the n-th NIC's ports' checks, which start at `first`.
+    for (unsigned n = 0, first = 0; n < platform.nics().size(); ++n) {
+        unsigned ports = platform.config().topology.nics[n].ports;
+        platform.nics()[n]->set_frame_observer(
+            [this, first, ports](unsigned port, const std::uint8_t* frame, unsigned len,
+                                 Picos when) {
+                if (port < ports) parts_->frames[first + port].seen(frame, len, when);
             });
+        first += ports;
     }
 
     RunMonitor::Config watch;
-    watch.watchdog = platform.nic() ? ns_to_ps(watchdog_us(config_, platform.config()) * 1000) : 0;
+    watch.watchdog = platform.nics().empty()
+                         ? 0
+                         : ns_to_ps(watchdog_us(config_, platform.config()) * 1000);
     watch.max_wall_s = config_.max_wall_s;
     watch.crash_at = config_.crash_at_ps;
     RunMonitor::Probe probe;
     probe.progress = [this] {
-        if (E1000* nic = parts_->platform->nic()) nic->catch_up();
+        catch_up(*parts_->platform);
         return frames_since_start(parts_->frames);
     };
     probe.progress_due = [this] {
@@ -197,12 +218,12 @@ Simulation::Simulation(const Scenario& s)
         return false;
     };
     probe.diagnose = [this] {
-        E1000* nic = parts_->platform->nic();
-        if (nic) nic->catch_up();
+        const Platform& platform = *parts_->platform;
+        catch_up(platform);
         std::string d;
-        const auto& ports = parts_->platform->ports();
+        const auto& ports = platform.ports();
         for (unsigned i = 0; i < ports.size(); ++i)
-            d += (i ? "; " : "") + port_state(*ports[i], *nic, i);
+            d += (i ? "; " : "") + port_state(platform, *ports[i]);
         return d.empty() ? std::string("no NIC") : d;
     };
     p.monitor = std::make_unique<RunMonitor>("watchdog", watch, std::move(probe));
@@ -221,7 +242,7 @@ double Simulation::measured_rate() const {
     Picos window = now_ps() - p.window_start;
     if (window == 0) return 0;
     double window_s = static_cast<double>(window) * 1e-12;
-    if (p.platform->nic()) return window_frame_rate(p.frames, window_s);
+    if (!p.platform->nics().empty()) return window_frame_rate(p.frames, window_s);
     std::uint64_t bytes = 0;  // without a NIC, what the synthetic masters moved
     for (const auto& m : p.platform->masters()) bytes += m->totals().bytes;
     return static_cast<double>(bytes) / window_s;
@@ -238,12 +259,11 @@ void Simulation::open_window() {
     Platform& platform = *p.platform;
     p.window_start = now_ps();
     platform.bus().reset_counters();
+    for (auto& card : platform.cards()) card->bus.reset_counters();
     for (auto& m : platform.masters()) m->reset_totals();
-    if (E1000* nic = platform.nic()) nic->reset_stats();
-    for (auto& sw : platform.ports()) {
-        sw->cpu->reset_totals();
-        sw->driver->reset_counters();
-    }
+    for (auto& nic : platform.nics()) nic->reset_stats();
+    for (auto& cpu : platform.cpus()) cpu->reset_totals();
+    for (auto& sw : platform.ports()) sw->driver->reset_counters();
     for (auto& f : p.frames) f.open_window();
 }
 
@@ -251,19 +271,19 @@ void Simulation::open_window() {
 // cleaned by the driver, or its frame holding FIFO room (cleaned after DD, not yet sent).
 void Simulation::check_conservation() const {
     const Platform& platform = *parts_->platform;
-    const E1000& nic = *platform.nic();
-    for (unsigned port = 0; port < platform.ports().size(); ++port) {
-        const PortSoftware& sw = *platform.ports()[port];
-        std::uint64_t queued = sw.pktgen->sent(), sent = frames_from_pktgen(nic, port);
+    for (const auto& port_software : platform.ports()) {
+        const PortSoftware& sw = *port_software;
+        const E1000& nic = *platform.nics()[sw.nic];
+        std::uint64_t queued = sw.pktgen->sent(), sent = frames_from_pktgen(nic, sw.port);
         std::uint64_t frame_bytes = std::max<std::uint64_t>(1, sw.pktgen->frame_bytes());
         std::uint64_t in_flight_max =
-            sw.driver->descriptors_in_use() + nic.port(port).fifo().used() / frame_bytes;
+            sw.driver->descriptors_in_use() + nic.port(sw.port).fifo().used() / frame_bytes;
         if (sent > queued || queued - sent > in_flight_max)
             throw InvariantViolation(
-                "nic port " + std::to_string(port),
+                port_name(platform, sw),
                 "packets not conserved: " + std::to_string(queued) + " queued, " +
                     std::to_string(sent) + " sent, at most " + std::to_string(in_flight_max) +
-                    " can be in flight; " + port_state(sw, nic, port));
+                    " can be in flight; " + port_state(platform, sw));
     }
 }
 
@@ -274,24 +294,24 @@ void Simulation::check_conservation() const {
 void Simulation::take_shortcuts() {
     Parts& p = *parts_;
     if (p.recorder) return;
-    if (E1000* nic = p.platform->nic()) nic->set_lazy_wire(true);
-    const auto& ports = p.platform->ports();
-    for (auto& sw : ports) sw->cpu->allow_run_ahead(ports.size() == 1);
+    for (auto& nic : p.platform->nics()) nic->set_lazy_wire(true);
+    const auto& cpus = p.platform->cpus();
+    for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1);
 }
 
 // Simulates `duration` more and brings what is kept lazily up to the new time, so that every
 // counter can be read; no CPU runs ahead past that time.
 void Simulation::step(Picos duration) {
-    for (auto& sw : parts_->platform->ports()) sw->cpu->set_horizon(now_ps() + duration);
+    for (auto& cpu : parts_->platform->cpus()) cpu->set_horizon(now_ps() + duration);
     advance(duration);
-    if (E1000* nic = parts_->platform->nic()) nic->catch_up();
+    catch_up(*parts_->platform);
 }
 
 // A batch in which no frame left while pktgen owed packets is no steady state, whatever the
 // rate says: the ring may have deadlocked after the window opened (the rate over the frames
 // before it looks fine).  The run goes on, and the watchdog decides.
 bool Simulation::stalled_in_batch(std::uint64_t frames_before) const {
-    if (!parts_->platform->nic() || frames_since_start(parts_->frames) != frames_before)
+    if (parts_->platform->nics().empty() || frames_since_start(parts_->frames) != frames_before)
         return false;
     for (const auto& sw : parts_->platform->ports())
         if (packets_owed(*sw)) return true;
@@ -310,14 +330,15 @@ bool Simulation::enough_frames() const {
 // most at its wire limit, and enough frames in the window to measure a rate at all.
 void Simulation::check_results(double window_us) const {
     const Platform& platform = *parts_->platform;
-    const E1000* nic = platform.nic();
-    if (!nic) return;
+    if (platform.nics().empty()) return;
     check_conservation();
     double window_s = window_us * 1e-6;
     std::uint32_t size = platform.config().pktgen.size;
     for (const FrameCheck& f : parts_->frames) {
-        std::string where = "nic port " + std::to_string(f.port);
-        double pps = port_frame_rate(f, window_s), limit = nic->port(f.port).wire_limit_pps(size);
+        const PortSoftware& sw = *platform.ports()[f.port];
+        std::string where = port_name(platform, sw);
+        double pps = port_frame_rate(f, window_s);
+        double limit = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(size);
         std::ostringstream o;
         o.setf(std::ios::fixed);
         o.precision(1);
@@ -365,7 +386,7 @@ json Simulation::run() {
 }
 
 std::uint64_t Simulation::run_frames(std::uint64_t frames) {
-    if (!parts_->platform->nic())
+    if (parts_->platform->nics().empty())
         throw std::logic_error("run_frames: the scenario has no NIC (nic.enabled)");
     take_shortcuts();
     while (frames_since_start(parts_->frames) < frames) step(config_.batch_ps);

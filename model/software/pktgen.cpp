@@ -21,7 +21,13 @@ std::vector<ParamSpec> pktgen_params() {
         boolean("pktgen.enabled", true,
                 "false: the CPU only sets the NIC up and sends nothing (preloaded FIFO runs)."),
         integer("pktgen.ports", "ports", 1, 1, 2,
-                "Ports transmitting at once (2 needs a dual-port NIC); one CPU per port."),
+                "Ports transmitting at once on the NIC, or on each NIC of nics[] that sets no "
+                "ports of its own (2 needs a dual-port NIC)."),
+        integer("pktgen.cpus", "CPUs", 0, 0, 16,
+                "CPUs running pktgen threads: the transmitting ports, in the order of the NICs "
+                "and their ports, are dealt to them in turn (nics[].cpu binds a NIC's ports to "
+                "one), and a CPU with several ports takes them in turn like pktgen's thread "
+                "looping over its devices; 0 = one CPU per port."),
     };
 }
 
@@ -33,6 +39,7 @@ PktgenOptions PktgenOptions::from(const Scenario& s) {
     o.ipg = ns_to_ps(s.number("pktgen.ipg_ns"));
     o.enabled = s.boolean("pktgen.enabled");
     o.ports = static_cast<unsigned>(s.integer("pktgen.ports"));
+    o.cpus = static_cast<unsigned>(s.integer("pktgen.cpus"));
     return o;
 }
 

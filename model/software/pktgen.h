@@ -21,7 +21,8 @@ struct PktgenOptions {
     std::uint64_t clone_skb = 0;    // 0 = a fresh skb per packet
     Picos ipg = 0;                  // pktgen's inter-packet delay
     bool enabled = true;            // false: the CPU only sets the NIC up
-    unsigned ports = 1;             // ports transmitting at once, a CPU each
+    unsigned ports = 1;             // ports transmitting at once (per NIC)
+    unsigned cpus = 0;              // CPUs running pktgen; 0 = one per port
     static PktgenOptions from(const Scenario& s);
 };
 

@@ -13,6 +13,9 @@ TlmExampleConfig TlmExampleConfig::from(const Scenario& s) {
     if (c.platform.pktgen.ports != 1)
         throw ScenarioError({"pktgen.ports: " + std::to_string(c.platform.pktgen.ports) +
                              ": the TLM example drives one port, expected 1"});
+    if (c.platform.topology.nics.size() != 1)
+        throw ScenarioError({"nics: " + std::to_string(c.platform.topology.nics.size()) +
+                             " NICs: the TLM example has one NIC (nic.*), expected 1"});
     // The 82544's PCI-X workaround depends on pcisim's bus, which this platform does not have.
     c.platform.driver.pcix_82544 = false;
     return c;
@@ -27,7 +30,7 @@ TlmExamplePlatform::TlmExamplePlatform(sc_core::sc_module_name name,
            {config_.platform.host.memory_latency_ps, config_.platform.host.line_transfer_ps,
             config_.platform.host.cache_line_bytes}),
       router_("router", config_.router_hop_ps),
-      nic_("nic", config_.platform.nic, config_.nic),
+      nic_("nic", config_.platform.topology.nics.front().params, config_.nic),
       irq_("irq", nic_.nic().ports()),
       host_("host", config_.platform.host),
       mmio_("mmio"),
@@ -43,19 +46,20 @@ TlmExamplePlatform::TlmExamplePlatform(sc_core::sc_module_name name,
     sensitive << irq_[0];
     dont_initialize();
 
-    PortSoftware& sw = software_;
-    sw.cpu = std::make_unique<Cpu>("cpu0", config_.platform.cpu, host_, memory_);
-    sw.driver = std::make_unique<E1000Driver>(*sw.cpu, config_.platform.driver, Platform::kNicBar,
+    cpu_ = std::make_unique<Cpu>("cpu0", config_.platform.cpu, host_, memory_);
+    software_ = std::make_unique<PortSoftware>(0, 0, *cpu_);
+    PortSoftware& sw = *software_;
+    sw.driver = std::make_unique<E1000Driver>(sw.cpu, config_.platform.driver, Platform::kNicBar,
                                               Platform::kRingBase,
                                               [&sw](const Skb& skb) { sw.pktgen->free_skb(skb); });
-    sw.pktgen = std::make_unique<Pktgen>(*sw.cpu, *sw.driver, skbs_, config_.platform.pktgen);
+    sw.pktgen = std::make_unique<Pktgen>(sw.cpu, *sw.driver, skbs_, config_.platform.pktgen);
     sw.enabled = config_.platform.pktgen.enabled;
     const DriverOptions& driver = config_.platform.driver;
-    sw.cpu->run(&sw, driver.needs_cleanup_timer() ? ns_to_ps(driver.cleanup_timer_us * 1000) : 0);
+    sw.cpu.run(&sw, driver.needs_cleanup_timer() ? ns_to_ps(driver.cleanup_timer_us * 1000) : 0);
 }
 
 TlmExamplePlatform::~TlmExamplePlatform() = default;
 
-void TlmExamplePlatform::deliver_interrupt() { software_.cpu->set_interrupt(irq_[0].read()); }
+void TlmExamplePlatform::deliver_interrupt() { cpu_->set_interrupt(irq_[0].read()); }
 
 }  // namespace pcisim

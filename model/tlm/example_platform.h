@@ -35,7 +35,8 @@ struct TlmExampleConfig {
     PlatformConfig platform;
     Picos router_hop_ps = 10000;  // each pass through the router
     E1000TlmConfig nic;
-    static TlmExampleConfig from(const Scenario& s);  // throws ScenarioError for pktgen.ports 2
+    // Throws ScenarioError unless the scenario has exactly one NIC driven on one port.
+    static TlmExampleConfig from(const Scenario& s);
 };
 
 class TlmExamplePlatform : public sc_core::sc_module {
@@ -47,7 +48,7 @@ public:
     HostMemory& memory() { return memory_; }
     TlmRouter& router() { return router_; }
     E1000Tlm& nic() { return nic_; }
-    const PortSoftware& software() const { return software_; }
+    const PortSoftware& software() const { return *software_; }
 
 private:
     void deliver_interrupt();  // SC_METHOD: the NIC's line to the CPU
@@ -61,7 +62,8 @@ private:
     HostBridge host_;
     TlmMmioInitiator mmio_;
     SkbPool skbs_;
-    PortSoftware software_;
+    std::unique_ptr<Cpu> cpu_;
+    std::unique_ptr<PortSoftware> software_;
 };
 
 }  // namespace pcisim

@@ -1,0 +1,214 @@
+#include "run/topology.h"
+
+#include "run/scenario.h"
+#include "run/schema.h"
+
+namespace pcisim {
+
+using nlohmann::json;
+
+namespace {
+
+// More NICs than this would not leave each port's descriptor ring its room below the socket
+// buffers (Platform::ring_spacing), and no 2004 machine had more on one segment.
+constexpr std::size_t kMaxNics = 16;
+
+// A spec of another table under `prefix` instead of `from` ("bus." -> "card_bridges[].bus.").
+ParamSpec moved(ParamSpec p, const std::string& from, const std::string& prefix,
+                const std::string& meaning_prefix) {
+    p.path = prefix + p.path.substr(from.size());
+    p.meaning = meaning_prefix + p.meaning;
+    return p;
+}
+
+const json& items(const json& doc, const char* key) {
+    static const json none = json::array();
+    auto it = doc.find(key);
+    return it == doc.end() ? none : *it;
+}
+
+// nic.* with the item's own values over it: the NIC's keys as the run reads them.
+json nic_keys(const json& doc, const json& item) {
+    json keys = doc["nic"];
+    for (auto it = item.begin(); it != item.end(); ++it)
+        if (keys.contains(it.key())) keys[it.key()] = it.value();
+    return keys;
+}
+
+unsigned ports_of(const json& doc, const json& item) {
+    return item.contains("ports") ? item["ports"].get<unsigned>()
+                                  : doc["pktgen"]["ports"].get<unsigned>();
+}
+
+int card_index(const json& cards, const std::string& name) {
+    for (std::size_t c = 0; c < cards.size(); ++c)
+        if (cards[c]["name"].get<std::string>() == name) return static_cast<int>(c);
+    return -1;
+}
+
+// The CPU of each transmitting port: its NIC's nics[].cpu, else dealt in turn over pktgen.cpus
+// (or one each when that is 0).
+std::vector<unsigned> deal_ports(const std::vector<unsigned>& ports, const std::vector<int>& bound,
+                                 unsigned cpus) {
+    std::vector<unsigned> cpu_of;
+    for (std::size_t n = 0; n < ports.size(); ++n)
+        for (unsigned p = 0; p < ports[n]; ++p) {
+            unsigned k = static_cast<unsigned>(cpu_of.size());
+            cpu_of.push_back(bound[n] >= 0 ? static_cast<unsigned>(bound[n])
+                                           : cpus ? k % cpus : k);
+        }
+    return cpu_of;
+}
+
+}  // namespace
+
+std::vector<ParamSpec> topology_params() {
+    std::vector<ParamSpec> p;
+    for (const ParamSpec& k : nic_params())
+        p.push_back(inherited(k, "nics[]." + k.path.substr(4), "This NIC's " + k.path + "."));
+    for (const ParamSpec& k : pktgen_params())
+        if (k.path == "pktgen.ports")
+            p.push_back(inherited(k, "nics[].ports", "Ports of this NIC transmitting at once."));
+    p.push_back(text("nics[].card_bridge", "",
+                     "Name of the card_bridges[] entry this NIC sits behind (on a multi-port "
+                     "card); empty: directly on the devices' segment (bus.*)."));
+    p.push_back(integer("nics[].cpu", "", -1, -1, 15,
+                        "CPU (0 .. pktgen.cpus - 1) running the pktgen thread and driver of "
+                        "every port of this NIC; -1: its ports are dealt to the CPUs in turn."));
+    for (const ParamSpec& k : bridge_params()) {
+        ParamSpec c = moved(k, "bridges[]", "card_bridges[]", "");
+        if (c.path == "card_bridges[].name") c.default_value = "card_bridge";
+        p.push_back(c);
+    }
+    for (const ParamSpec& k : bus_params())
+        p.push_back(moved(k, "bus", "card_bridges[].bus",
+                          "The card's segment, below its bridge: "));
+    return p;
+}
+
+Topology Topology::from(const Scenario& s, unsigned cache_line_bytes) {
+    Topology t;
+    if (!s.boolean("nic.enabled")) return t;
+    for (std::size_t c = 0; c < s.count("card_bridges"); ++c) {
+        std::string prefix = "card_bridges." + std::to_string(c);
+        t.cards.push_back({BridgeConfig::from(s, prefix, cache_line_bytes),
+                           BusConfig::from(s, prefix + ".bus")});
+    }
+    const auto ports = static_cast<unsigned>(s.integer("pktgen.ports"));
+    std::vector<int> bound;
+    if (s.count("nics") == 0) {
+        t.nics.push_back({"nic", e1000::E1000Params::from(s), ports, -1});
+        bound.push_back(-1);
+    }
+    for (std::size_t n = 0; n < s.count("nics"); ++n) {
+        std::string prefix = "nics." + std::to_string(n);
+        NicPlacement nic{"nic" + std::to_string(n), e1000::E1000Params::from(s, prefix), ports, -1};
+        if (s.has(prefix + ".ports"))
+            nic.ports = static_cast<unsigned>(s.integer(prefix + ".ports"));
+        std::string card = s.text(prefix + ".card_bridge");
+        for (std::size_t c = 0; c < t.cards.size(); ++c)
+            if (t.cards[c].bridge.name == card) nic.card = static_cast<int>(c);
+        t.nics.push_back(nic);
+        bound.push_back(static_cast<int>(s.integer(prefix + ".cpu")));
+    }
+    std::vector<unsigned> nic_ports;
+    for (const NicPlacement& n : t.nics) nic_ports.push_back(n.ports);
+    const auto cpus = static_cast<unsigned>(s.integer("pktgen.cpus"));
+    t.port_cpu = deal_ports(nic_ports, bound, cpus);
+    t.cpus = cpus ? cpus : static_cast<unsigned>(t.port_cpu.size());
+    return t;
+}
+
+unsigned transmitting_ports(const json& doc) {
+    if (!doc["nic"]["enabled"].get<bool>()) return 0;
+    const json& nics = items(doc, "nics");
+    if (nics.empty()) return doc["pktgen"]["ports"].get<unsigned>();
+    unsigned n = 0;
+    for (const json& item : nics) n += ports_of(doc, item);
+    return n;
+}
+
+void check_topology(const json& doc, std::vector<std::string>& problems) {
+    const json& nics = items(doc, "nics");
+    const json& cards = items(doc, "card_bridges");
+    const bool enabled = doc["nic"]["enabled"].get<bool>();
+    for (std::size_t c = 0; c < cards.size(); ++c)
+        check_bus_clock(cards[c]["bus"], "card_bridges[" + std::to_string(c) + "].bus", problems);
+    if (nics.empty()) {
+        check_nic_combinations(doc, problems);
+        if (!cards.empty())
+            problems.push_back("card_bridges: " + std::to_string(cards.size()) +
+                               " card bridge(s) and no nics[]; expected nics[] entries whose "
+                               "card_bridge names them (or no card_bridges)");
+    } else if (!enabled) {
+        problems.push_back("nics: " + std::to_string(nics.size()) +
+                           " NICs with nic.enabled false; expected nic.enabled true (or no nics)");
+        return;
+    }
+    if (nics.size() > kMaxNics)
+        problems.push_back("nics: " + std::to_string(nics.size()) +
+                           " NICs; expected at most " + std::to_string(kMaxNics));
+    std::vector<bool> card_used(cards.size(), false);
+    std::vector<unsigned> ports;
+    std::vector<int> bound;
+    const auto cpus = doc["pktgen"]["cpus"].get<unsigned>();
+    for (std::size_t n = 0; n < nics.size(); ++n) {
+        const json& item = nics[n];
+        const std::string at = "nics[" + std::to_string(n) + "]";
+        std::string bus_kind = doc["bus"]["kind"].get<std::string>(), bus_key = "bus.kind";
+        const std::string card = item["card_bridge"].get<std::string>();
+        if (!card.empty()) {
+            int c = card_index(cards, card);
+            if (c < 0) {
+                std::string names;
+                for (const json& b : cards) names += " \"" + b["name"].get<std::string>() + "\"";
+                problems.push_back(at + ".card_bridge: \"" + card +
+                                   "\" names no card_bridges[] entry; expected " +
+                                   (names.empty() ? "\"\" (no card bridge is given)"
+                                                  : "\"\" or one of" + names));
+                continue;
+            }
+            card_used[c] = true;
+            bus_kind = cards[c]["bus"]["kind"].get<std::string>();
+            bus_key = "card_bridges[" + std::to_string(c) + "].bus.kind";
+        }
+        const json keys = nic_keys(doc, item);
+        ports.push_back(ports_of(doc, item));
+        check_nic({keys, at, ports.back(),
+                   item.contains("ports") ? at + ".ports" : "pktgen.ports", bus_kind, bus_key},
+                  doc, problems);
+        const int cpu = item["cpu"].get<int>();
+        bound.push_back(cpu);
+        if (cpu >= 0 && cpus == 0)
+            problems.push_back(at + ".cpu: " + std::to_string(cpu) +
+                               " with pktgen.cpus 0 (one CPU per port); expected -1, or "
+                               "pktgen.cpus giving the CPUs");
+        else if (cpu >= 0 && static_cast<unsigned>(cpu) >= cpus)
+            problems.push_back(at + ".cpu: " + std::to_string(cpu) + " is not one of the " +
+                               std::to_string(cpus) + " CPUs of pktgen.cpus; expected -1 .. " +
+                               std::to_string(cpus - 1));
+    }
+    for (std::size_t c = 0; c < cards.size(); ++c)
+        if (!nics.empty() && !card_used[c])
+            problems.push_back("card_bridges[" + std::to_string(c) + "]: no NIC sits behind \"" +
+                               cards[c]["name"].get<std::string>() +
+                               "\"; expected a nics[] entry whose card_bridge names it");
+    if (!enabled || cpus == 0 || !problems.empty()) return;
+    if (nics.empty()) {
+        ports.push_back(doc["pktgen"]["ports"].get<unsigned>());
+        bound.push_back(-1);
+    }
+    std::vector<unsigned> ports_on(cpus, 0);
+    for (unsigned c : deal_ports(ports, bound, cpus)) ++ports_on[c];
+    for (unsigned c = 0; c < cpus; ++c)
+        if (ports_on[c] == 0) {
+            problems.push_back("pktgen.cpus: " + std::to_string(cpus) + " leaves cpu" +
+                               std::to_string(c) + " without a port to drive (" +
+                               std::to_string(transmitting_ports(doc)) +
+                               " transmitting); expected at most as many CPUs as ports, each "
+                               "given one (nics[].cpu)");
+            return;
+        }
+}
+
+}  // namespace pcisim
