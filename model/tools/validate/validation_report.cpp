@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "e1000/e1000_params.h"
 #include "run/scenario.h"
@@ -13,25 +14,49 @@ namespace pcisim::validate {
 
 using nlohmann::json;
 
-std::vector<Prediction> prediction_grid(const json& predictions) {
-    std::vector<Prediction> grid;
-    if (predictions.empty()) return grid;
-    for (const auto& sc : predictions["scenarios"]) {
+namespace {
+
+void add_grid(std::vector<Prediction>& grid, const std::string& group, const json& scenarios,
+              const json& variants, const json& sizes) {
+    for (const auto& sc : scenarios) {
         std::string name = sc;
         std::string model =
             e1000::E1000Params::from(Scenario::load(std::string(PCISIM_SOURCE_DIR) + "/scenarios/" +
                                                     name + ".json"))
                 .model;
-        for (const auto& v : predictions["variants"]) {
+        for (const auto& v : variants) {
             if (v.contains("needs_model") && model != v["needs_model"]) continue;
-            for (const auto& size : predictions["sizes"]) {
+            for (const auto& size : sizes) {
                 Prediction p;
+                p.group = group;
                 p.scenario = name;
                 p.variant = v["name"];
                 p.point = {name, v["set"].get<std::vector<std::string>>(), size.get<int>()};
                 grid.push_back(p);
             }
         }
+    }
+}
+
+}  // namespace
+
+std::vector<Prediction> prediction_grid(const json& predictions) {
+    std::vector<Prediction> grid;
+    if (predictions.empty()) return grid;
+    add_grid(grid, "drivers", predictions["scenarios"], predictions["variants"],
+             predictions["sizes"]);
+    if (predictions.contains("topologies")) {
+        const json& t = predictions["topologies"];
+        json variants = json::array();
+        for (const auto& name : t["variants"]) {
+            auto it = std::find_if(predictions["variants"].begin(), predictions["variants"].end(),
+                                   [&](const json& v) { return v["name"] == name; });
+            if (it == predictions["variants"].end())
+                throw std::runtime_error("predictions.topologies: variant " + name.dump() +
+                                         " is not in predictions.variants");
+            variants.push_back(*it);
+        }
+        add_grid(grid, "topologies", t["scenarios"], variants, t["sizes"]);
     }
     return grid;
 }
@@ -162,30 +187,39 @@ std::string report_markdown(const std::vector<Check>& checks,
              "The driver variants of the 2004 threads, simulated on the calibrated platforms. "
              "Nothing here was fitted: where a number surprises, it is a finding about a "
              "mechanism, reported as such in the notes below the table.\n\n";
-        std::vector<std::string> variants;
-        std::map<std::string, std::map<std::string, std::map<int, double>>> by;
-        std::vector<int> sizes;
-        for (const auto& p : predictions) {
-            if (std::find(variants.begin(), variants.end(), p.variant) == variants.end())
-                variants.push_back(p.variant);
-            if (std::find(sizes.begin(), sizes.end(), p.point.size) == sizes.end())
-                sizes.push_back(p.point.size);
-            by[p.scenario][p.variant][p.point.size] = p.pps;
-        }
-        for (int size : sizes) {
-            o << "\n### " << size << "-byte packets (pps; wire limit "
-              << number(125e6 / (size + 24), 0) << ")\n\n| scenario |";
-            for (const auto& v : variants) o << " " << v << " |";
-            o << "\n|---|";
-            for (std::size_t i = 0; i < variants.size(); ++i) o << "---|";
-            o << "\n";
-            for (const auto& [scenario, vs] : by) {
-                o << "| " << scenario << " |";
-                for (const auto& v : variants) {
-                    auto it = vs.find(v);
-                    o << " " << (it == vs.end() ? "-" : number(it->second.at(size), 0)) << " |";
-                }
+        for (const char* group : {"drivers", "topologies"}) {
+            std::vector<std::string> variants;
+            std::map<std::string, std::map<std::string, std::map<int, double>>> by;
+            std::vector<int> sizes;
+            for (const auto& p : predictions) {
+                if (p.group != group) continue;
+                if (std::find(variants.begin(), variants.end(), p.variant) == variants.end())
+                    variants.push_back(p.variant);
+                if (std::find(sizes.begin(), sizes.end(), p.point.size) == sizes.end())
+                    sizes.push_back(p.point.size);
+                by[p.scenario][p.variant][p.point.size] = p.pps;
+            }
+            if (by.empty()) continue;
+            bool ports = std::string(group) == "topologies";
+            if (ports)
+                o << "\n### Several ports and NICs (docs/topologies.md): all ports together\n";
+            for (int size : sizes) {
+                o << "\n" << (ports ? "#### " : "### ") << size << "-byte packets (pps; wire limit "
+                  << number(125e6 / (size + 24), 0) << (ports ? " per port" : "")
+                  << ")\n\n| scenario |";
+                for (const auto& v : variants) o << " " << v << " |";
+                o << "\n|---|";
+                for (std::size_t i = 0; i < variants.size(); ++i) o << "---|";
                 o << "\n";
+                for (const auto& [scenario, vs] : by) {
+                    o << "| " << scenario << " |";
+                    for (const auto& v : variants) {
+                        auto it = vs.find(v);
+                        o << " " << (it == vs.end() ? "-" : number(it->second.at(size), 0))
+                          << " |";
+                    }
+                    o << "\n";
+                }
             }
         }
         if (!notes.empty()) {
@@ -219,8 +253,8 @@ json to_json(const std::vector<Check>& checks, const std::vector<TierResult>& ti
     r["checks"] = rows;
     json preds = json::array();
     for (const auto& p : predictions)
-        preds.push_back({{"scenario", p.scenario}, {"variant", p.variant}, {"size", p.point.size},
-                         {"tx_pps", p.pps}});
+        preds.push_back({{"group", p.group}, {"scenario", p.scenario}, {"variant", p.variant},
+                         {"size", p.point.size}, {"tx_pps", p.pps}});
     r["predictions"] = preds;
     return r;
 }

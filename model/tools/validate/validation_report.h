@@ -12,13 +12,15 @@
 namespace pcisim::validate {
 
 struct Prediction {
+    std::string group;  // "drivers" (every platform) or "topologies" (several ports and NICs)
     std::string scenario, variant;
     SimPoint point;
     double pps = 0;
 };
 
-// Every (scenario, variant, size) of the "predictions" block; variants needing a model the
-// scenario does not have are left out.
+// Every (scenario, variant, size) of the "predictions" block, then of its "topologies" block
+// (its own scenarios and sizes, the variants named from the main block); variants needing a
+// model the scenario does not have are left out.
 std::vector<Prediction> prediction_grid(const nlohmann::json& predictions);
 
 // One tier's result: its reference file and the summary of its checks.
