@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "e1000/e1000.h"
+#include "e1000/e1000_descriptor_cache.h"
 #include "e1000/e1000_regs.h"
 #include "platform/host_memory.h"
 #include "platform/pci_bus.h"
@@ -39,6 +40,9 @@ public:
     std::vector<Access> log;
     std::function<void(const Access&)> on_access;
     unsigned outstanding_reads = 0, max_outstanding_reads = 0;
+    // Reads in flight by port, as port_of tells a read's port from its address.
+    std::function<unsigned(std::uint64_t addr)> port_of = [](std::uint64_t) { return 0u; };
+    unsigned port_reads[2] = {0, 0}, max_port_reads[2] = {0, 0};
     MasterConfig master_config;
 
     explicit FakeBus(sc_core::sc_module_name n) : sc_module(n) {
@@ -58,12 +62,14 @@ public:
     void read(int, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) override {
         record({true, addr, bytes, now_ps()});
         max_outstanding_reads = std::max(max_outstanding_reads, ++outstanding_reads);
-        schedule(read_delay + bytes * read_per_byte, {true, tag});
+        unsigned port = port_of(addr);
+        max_port_reads[port] = std::max(max_port_reads[port], ++port_reads[port]);
+        schedule(read_delay + bytes * read_per_byte, {true, tag, port});
     }
     void write(int, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
                std::uint32_t) override {
         record({false, addr, bytes, now_ps()});
-        schedule(write_delay, {false, tag});
+        schedule(write_delay, {false, tag, 0});
     }
     void mmio_write(std::uint32_t offset, std::uint32_t v) {
         BusTransaction t;
@@ -87,6 +93,7 @@ private:
     struct Op {
         bool read;
         std::uint64_t tag;
+        unsigned port;
     };
     void record(const Access& a) {
         log.push_back(a);
@@ -105,6 +112,7 @@ private:
             s.transactions = 1;
             if (op.read) {
                 --outstanding_reads;
+                --port_reads[op.port];
                 master_->read_done(op.tag, s, 0);
             } else {
                 master_->write_done(op.tag, s);
@@ -475,19 +483,26 @@ TEST_CASE("e1000: packet prefetch (TXDMAC.DPP=0) overlaps finishing with the nex
     CHECK(with_prefetch < without_prefetch);
 }
 
-TEST_CASE("e1000: two ports of an 82546 share the one read slot", "[e1000]") {
+TEST_CASE("e1000: the two ports of an 82546 have one read outstanding each and neither starves", "[e1000]") {
     HostMemory mem(16 << 20);
     FakeBus bus("bus");
     E1000 nic("nic", E1000Params::for_model("82546"), bus, mem, kBar, {});
     std::vector<std::uint32_t> seen[2];
-    nic.set_frame_observer([&](unsigned port, const std::uint8_t* f, unsigned, Picos) {
+    std::vector<Picos> sent_at[2];
+    nic.set_frame_observer([&](unsigned port, const std::uint8_t* f, unsigned, Picos when) {
         seen[port].push_back(sequence_of(f));
+        sent_at[port].push_back(when);
     });
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     const std::uint32_t port1 = E1000::kBarBytes;
     Ring ring0{mem, bus, 64}, ring1{mem, bus, 64};
     ring0.setup();
     ring1.setup(port1);
+    // Port 1's ring and buffers lie above port 0's (Ring::queue offsets them by ring base).
+    bus.port_of = [&](std::uint64_t addr) {
+        bool ring = addr >= kRing + port1 && addr < kRing + port1 + 64 * kDescriptorBytes;
+        return ring || addr >= kBuffers + std::uint64_t(port1) * 16 ? 1u : 0u;
+    };
     for (unsigned i = 0; i < 30; ++i) {
         ring0.queue(300, kCmdRs);
         ring1.queue(300, kCmdRs, 1, kRing + port1);
@@ -498,8 +513,152 @@ TEST_CASE("e1000: two ports of an 82546 share the one read slot", "[e1000]") {
     REQUIRE(seen[0].size() == 30);
     REQUIRE(seen[1].size() == 30);
     for (unsigned i = 0; i < 30; ++i) CHECK((seen[0][i] == i && seen[1][i] == i));
-    CHECK(bus.max_outstanding_reads == 1);
+    // One read per LAN function (SDM 4.3.2.1), both functions reading at once.
+    CHECK(bus.max_port_reads[0] == 1);
+    CHECK(bus.max_port_reads[1] == 1);
+    CHECK(bus.max_outstanding_reads == 2);
+    // Equal work, equal share: the ports finish their 30 frames within 10 us of each other (a
+    // 300-byte read alone takes 2.85 us on this bus, 30 frames about 0.1 ms).
+    Picos last0 = sent_at[0].back(), last1 = sent_at[1].back();
+    CHECK(std::max(last0, last1) - std::min(last0, last1) < ns_to_ps(10000));
     CHECK(bus.mmio_read(port1 + kStatus) != bus.mmio_read(kStatus));  // function id
+}
+
+namespace {
+// A bus port that records reads and leaves their completion to the test.
+struct ManualBus : BusPort {
+    struct Read { std::uint64_t addr, tag; };
+    std::vector<Read> reads;
+    int attach_master(BusMaster*, const MasterConfig&) override { return 0; }
+    void attach_target(BusTarget*, std::uint64_t, std::uint64_t) override {}
+    void read(int, std::uint64_t addr, std::uint32_t, std::uint64_t tag) override {
+        reads.push_back({addr, tag});
+    }
+    void write(int, std::uint64_t, std::uint32_t, std::uint64_t, std::uint32_t) override {}
+};
+// A port's DMA engine that wants a read whenever `wants` says so (address = its id).
+struct WantingPort : DmaClient {
+    std::uint64_t id;
+    bool wants = true;
+    unsigned finished = 0;
+    explicit WantingPort(std::uint64_t i) : id(i) {}
+    bool next_read(ReadRequest& out) override {
+        if (!wants) return false;
+        out = {ReadKind::Data, id, 64};
+        return true;
+    }
+    void read_finished(const ReadRequest&, const DmaStats&) override { ++finished; }
+    void write_finished(std::uint64_t, const DmaStats&) override {}
+};
+}  // namespace
+
+TEST_CASE("e1000: the bus interface gives each port one read and offers the ports in turn", "[e1000]") {
+    ManualBus bus;
+    TxStats stats;
+    BusInterface bi(bus, 0, stats);
+    WantingPort p0(0), p1(1);
+    bi.add_client(&p0);
+    bi.add_client(&p1);
+
+    bi.kick();  // both want: one read each, port 0 first
+    REQUIRE(bus.reads.size() == 2);
+    CHECK(bus.reads[0].addr == 0);
+    CHECK(bus.reads[1].addr == 1);
+    CHECK(bi.reading(0));
+    CHECK(bi.reading(1));
+    bi.kick();  // still wanting, but each has its read in flight
+    CHECK(bus.reads.size() == 2);
+
+    // Port 0's read completes: only port 0 may read again (port 1 still has its own).
+    bi.read_done(bus.reads[0].tag, DmaStats{});
+    REQUIRE(bus.reads.size() == 3);
+    CHECK(bus.reads[2].addr == 0);
+    CHECK(p0.finished == 1);
+    CHECK_THROWS(bi.read_done(bus.reads[0].tag, DmaStats{}));  // a tag completes once
+
+    // Port 0 issued last: when both are free and both want, port 1 goes first.
+    p0.wants = p1.wants = false;
+    bi.read_done(bus.reads[1].tag, DmaStats{});
+    bi.read_done(bus.reads[2].tag, DmaStats{});
+    CHECK_FALSE(bi.reading(0));
+    CHECK_FALSE(bi.reading(1));
+    p0.wants = p1.wants = true;
+    bi.kick();
+    REQUIRE(bus.reads.size() == 5);
+    CHECK(bus.reads[3].addr == 1);
+    CHECK(bus.reads[4].addr == 0);
+
+    // Completions one at a time, oldest first: the ports alternate, neither starves.
+    unsigned before0 = p0.finished, before1 = p1.finished;
+    for (std::size_t next = 3; next < 23; ++next) bi.read_done(bus.reads[next].tag, DmaStats{});
+    CHECK(p0.finished - before0 == 10);
+    CHECK(p1.finished - before1 == 10);
+    for (std::size_t i = 3; i + 1 < bus.reads.size(); ++i)
+        CHECK(bus.reads[i].addr != bus.reads[i + 1].addr);
+}
+
+TEST_CASE("e1000: TXDCTL decides when descriptors are fetched and prefetched", "[e1000]") {
+    // A 64-slot ring at 0x10000 of one-descriptor packets (EOP) but for slots 30-31, a cache of
+    // 64 and 64-byte host cache lines (4 descriptors each).
+    HostMemory mem(1 << 20);
+    for (unsigned i = 0; i < 64; ++i) {
+        auto last = static_cast<std::uint8_t>(i == 30 ? 0 : kCmdEop | kCmdIfcs);  // 30-31: one packet
+        TxDescriptor d{kBuffers, 60, 0, last, 0, 0, 0};
+        mem.write(kRing + i * kDescriptorBytes, &d, sizeof d);
+    }
+    DescriptorCache cache(64, 64);
+    cache.set_base_low(kRing);
+    cache.set_length_bytes(64 * kDescriptorBytes);
+    const Txdctl linux_2004{0x01010000};  // GRAN = 1, WTHRESH = 1, PTHRESH = HTHRESH = 0
+    const Txdctl prefetch_below_4{4 | 2 << 8 | 1 << 24};  // PTHRESH 4, HTHRESH 2 descriptors
+    const Txdctl in_lines{1 | 1 << 8};  // GRAN = 0: PTHRESH 1 line (4), HTHRESH 1 line (4)
+    auto fetch_all = [&] {
+        DescriptorFetch f = cache.plan_fetch();
+        cache.fetch_issued(f);
+        cache.fetch_arrived(f, mem);
+        return f;
+    };
+
+    CHECK_FALSE(cache.fetch_wanted(linux_2004));  // nothing handed over
+    cache.set_tail(10);
+    CHECK(cache.fetch_wanted(linux_2004));  // the cache is empty: fetch, whatever TXDCTL says
+    DescriptorFetch f = cache.plan_fetch();
+    CHECK(f.count == 10);  // up to the tail, not past it
+    cache.fetch_issued(f);
+    cache.set_tail(20);
+    CHECK_FALSE(cache.fetch_wanted(prefetch_below_4));  // one fetch at a time
+    cache.fetch_arrived(f, mem);
+
+    // 10 cached, 10 waiting: no prefetch with the 2004 Linux value or above PTHRESH.
+    CHECK_FALSE(cache.fetch_wanted(linux_2004));
+    CHECK_FALSE(cache.fetch_wanted(prefetch_below_4));
+    for (int i = 0; i < 7; ++i) cache.pop();  // 3 cached: below PTHRESH 4 ...
+    CHECK(cache.fetch_wanted(prefetch_below_4));  // ... with 10 >= HTHRESH 2 waiting
+    CHECK_FALSE(cache.fetch_wanted(linux_2004));  // a whole packet is cached: wait until empty
+    CHECK(cache.fetch_wanted(in_lines));          // 3 < 4 (one line), 10 waiting >= 4
+    CHECK(fetch_all().count == 10);
+    // HTHRESH: fewer waiting in host memory than it asks for, no prefetch.
+    for (int i = 0; i < 11; ++i) cache.pop();  // 2 cached
+    cache.set_tail(21);                        // 1 waiting
+    CHECK_FALSE(cache.fetch_wanted(prefetch_below_4));  // 1 < HTHRESH 2
+    CHECK_FALSE(cache.fetch_wanted(in_lines));          // 1 < HTHRESH 4 (one line)
+    cache.set_tail(22);
+    CHECK(cache.fetch_wanted(prefetch_below_4));
+    // An empty cache fetches whatever waits, with any TXDCTL.
+    cache.pop();
+    cache.pop();
+    CHECK(cache.fetch_wanted(linux_2004));
+    CHECK(fetch_all().count == 2);
+    // A cache holding only the start of a packet (no EOP yet) fetches too.
+    cache.pop();
+    cache.pop();
+    cache.set_tail(31);
+    CHECK(fetch_all().count == 9);      // slots 22-30
+    for (int i = 0; i < 8; ++i) cache.pop();  // slot 30 left, its EOP in slot 31
+    CHECK(cache.complete_packet_descriptors() == 0);
+    CHECK_FALSE(cache.fetch_wanted(linux_2004));  // nothing waiting in host memory
+    cache.set_tail(32);
+    CHECK(cache.fetch_wanted(linux_2004));
 }
 
 TEST_CASE("e1000: on a real PCI 32/33 segment the bus sets a rate below the wire limit", "[e1000]") {

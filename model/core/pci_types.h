@@ -118,6 +118,8 @@ public:
     virtual void read_done(std::uint64_t tag, const DmaStats& stats, std::uint32_t dword) = 0;
     // Posted write `tag` has crossed the bus.
     virtual void write_done(std::uint64_t tag, const DmaStats& stats) = 0;
+    // PCI-X completer: a split completion of `requester`'s read `tag` has crossed the bus.
+    virtual void completion_sent(int /*requester*/, std::uint64_t /*tag*/) {}
 };
 
 // Anything that claims transactions on a segment.

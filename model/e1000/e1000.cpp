@@ -23,7 +23,7 @@ E1000::E1000(sc_core::sc_module_name name, const E1000Params& params, BusPort& b
     config.width_bits = params_.traits.bus_width_bits;
     config.latency_timer_clocks = 0;  // bus default
     config.mmrbc_bytes = params_.mmrbc_bytes;
-    config.max_outstanding_splits = 1;  // one outstanding memory read
+    config.max_outstanding_splits = 1;  // each read's MMRBC-sized split requests in turn
     int master = bus.attach_master(this, config);
     bus_interface_ = std::make_unique<BusInterface>(bus, master, stats_);
     for (auto& p : ports_) {

@@ -7,19 +7,29 @@ namespace pcisim::e1000 {
 BusInterface::BusInterface(BusPort& bus, int master_id, TxStats& stats)
     : bus_(bus), master_(master_id), stats_(stats) {}
 
+void BusInterface::add_client(DmaClient* c) {
+    clients_.push_back(c);
+    reads_.emplace_back();
+}
+
+// Every port whose read slot is free is asked once, round-robin from the port after the one
+// that issued last, so that when both want the bus master their reads queue in turn.  Tags are unique across the ports: on PCI-X the two functions' split requests
+// differ in requester ID anyway (function number, PCI-X 2.0 2.10), and a unique tag is how this
+// model tells their completions apart on the one bus master.
 void BusInterface::kick() {
-    if (read_busy_) return;
-    for (std::size_t i = 0; i < clients_.size(); ++i) {
-        unsigned c = static_cast<unsigned>((next_client_ + i) % clients_.size());
+    std::size_t n = clients_.size();
+    unsigned first = next_client_;
+    for (std::size_t i = 0; i < n; ++i) {
+        unsigned c = static_cast<unsigned>((first + i) % n);
+        ReadSlot& slot = reads_[c];
+        if (slot.busy) continue;
         ReadRequest r{};
         if (!clients_[c]->next_read(r)) continue;
-        read_busy_ = true;
-        read_client_ = c;
-        read_ = r;
-        read_tag_ = next_tag_++;
-        next_client_ = (c + 1) % clients_.size();
-        bus_.read(master_, r.addr, r.bytes, read_tag_);
-        return;
+        slot.busy = true;
+        slot.read = r;
+        slot.tag = next_tag_++;
+        next_client_ = static_cast<unsigned>((c + 1) % n);
+        bus_.read(master_, r.addr, r.bytes, slot.tag);
     }
 }
 
@@ -31,12 +41,15 @@ void BusInterface::write(unsigned client, std::uint64_t addr, std::uint32_t byte
 }
 
 void BusInterface::read_done(std::uint64_t tag, const DmaStats& s) {
-    if (!read_busy_ || tag != read_tag_) throw std::logic_error("e1000: unexpected read completion");
-    read_busy_ = false;
+    unsigned c = 0;
+    while (c < reads_.size() && !(reads_[c].busy && reads_[c].tag == tag)) ++c;
+    if (c == reads_.size()) throw std::logic_error("e1000: unexpected read completion");
+    ReadSlot& slot = reads_[c];
+    slot.busy = false;
     stats_.add_bus(s);
     stats_.read_latency += s.latency;
-    if (read_.kind == ReadKind::Descriptors) stats_.descriptor_fetch += s.finished - s.issued;
-    clients_[read_client_]->read_finished(read_, s);
+    if (slot.read.kind == ReadKind::Descriptors) stats_.descriptor_fetch += s.finished - s.issued;
+    clients_[c]->read_finished(slot.read, s);
     kick();
 }
 

@@ -1,7 +1,10 @@
-// The NIC's single bus master interface, shared by its ports (82546: two functions, one bus
-// interface).  It allows one outstanding memory read (descriptor or data) at a time and offers
-// the read slot to the ports round-robin; descriptor write-backs are posted writes and are
-// issued at once.  Every request's DmaStats is added to the NIC's counters.
+// The NIC's bus master interface, shared by its ports (82546: two LAN functions behind one
+// bus interface, SDM 12.2).  Each port's DMA engine has at most one outstanding memory read
+// (descriptor or data; SDM 4.3.2.1: "allows one outstanding memory read command at any
+// time", per LAN function), so a two-port part can have two reads in flight, one per port.
+// When the interface is asked to look for work it offers the ports round-robin, so neither
+// port's read keeps going first; descriptor write-backs are posted writes and are issued at
+// once.  Every request's DmaStats is added to the NIC's counters.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +28,7 @@ struct ReadRequest {
 class DmaClient {
 public:
     virtual ~DmaClient() = default;
-    // The read slot is free: the read this port wants now, committing to it; false: none.
+    // This port's read slot is free: the read it wants now, committing to it; false: none.
     virtual bool next_read(ReadRequest& out) = 0;
     virtual void read_finished(const ReadRequest& r, const DmaStats& s) = 0;
     virtual void write_finished(std::uint64_t cookie, const DmaStats& s) = 0;
@@ -35,10 +38,13 @@ class BusInterface {
 public:
     BusInterface(BusPort& bus, int master_id, TxStats& stats);
 
-    void add_client(DmaClient* c) { clients_.push_back(c); }
+    void add_client(DmaClient* c);
     // Something changed that may let a port read (tail write, FIFO room, packet retired).
     void kick();
     void write(unsigned client, std::uint64_t addr, std::uint32_t bytes, std::uint64_t cookie);
+
+    // Whether `client`'s one read is in flight (tests).
+    bool reading(unsigned client) const { return reads_.at(client).busy; }
 
     // From the NIC's BusMaster interface.
     void read_done(std::uint64_t tag, const DmaStats& s);
@@ -49,15 +55,17 @@ private:
         unsigned client;
         std::uint64_t cookie;
     };
+    struct ReadSlot {  // one per port: its outstanding read, if any
+        bool busy = false;
+        ReadRequest read{};
+        std::uint64_t tag = 0;
+    };
     BusPort& bus_;
     int master_;
     TxStats& stats_;
     std::vector<DmaClient*> clients_;
-    unsigned next_client_ = 0;  // round-robin start
-    bool read_busy_ = false;
-    unsigned read_client_ = 0;
-    ReadRequest read_{};
-    std::uint64_t read_tag_ = 0;
+    std::vector<ReadSlot> reads_;  // by client
+    unsigned next_client_ = 0;     // round-robin start
     std::uint64_t next_tag_ = 1;
     std::unordered_map<std::uint64_t, PendingWrite> writes_;
 };

@@ -27,6 +27,14 @@ std::vector<ParamSpec> face_params(const std::string& prefix) {
         integer(prefix + ".completion_chunk_bytes", "bytes", 0, 0, 4096,
                 "PCI-X: bytes per split completion transaction (each re-arbitrates); 0 = the "
                 "whole request in one."),
+        integer(prefix + ".delayed_request_limit", "requests", 0, 0, 64,
+                "Conventional PCI: delayed read requests the face holds at once (PCI 3.0 "
+                "3.3.3.3.5); a further read is retried without being latched until one has been "
+                "completed. 0 = no limit."),
+        integer(prefix + ".split_transaction_limit", "requests", 0, 0, 64,
+                "PCI-X: split read requests the face has accepted and not finished completing; "
+                "a further read is retried until the last completion of one has crossed the "
+                "bus. 0 = no limit."),
     };
 }
 
@@ -42,6 +50,9 @@ FaceConfig FaceConfig::from(const Scenario& s, const std::string& prefix,
     c.prefetch_ahead = s.boolean(prefix + ".prefetch_ahead");
     c.completion_chunk_bytes =
         static_cast<std::uint32_t>(s.integer(prefix + ".completion_chunk_bytes"));
+    c.delayed_request_limit = static_cast<unsigned>(s.integer(prefix + ".delayed_request_limit"));
+    c.split_transaction_limit =
+        static_cast<unsigned>(s.integer(prefix + ".split_transaction_limit"));
     c.cache_line_bytes = cache_line_bytes;
     return c;
 }
@@ -126,10 +137,21 @@ std::uint64_t BridgeFace::prefetch_end(std::uint64_t addr) const {
     return end > addr ? end : (addr / line + 1) * line;
 }
 
-BridgeFace::DelayedRead* BridgeFace::find_delayed(int master) {
+// A delayed request is completed only for the master that repeats it (PCI 3.0 3.3.3.3.1); the
+// model knows the request by its master and that master's tag, so the 82546's two LAN functions,
+// one master on the bus, hold a delayed read each.
+BridgeFace::DelayedRead* BridgeFace::find_delayed(const BusTransaction& t) {
     for (auto& d : delayed_)
-        if (d.master == master) return &d;
+        if (d.master == t.master && d.tag == t.tag) return &d;
     return nullptr;
+}
+
+bool BridgeFace::delayed_queue_full() const {
+    return config_.delayed_request_limit && delayed_.size() >= config_.delayed_request_limit;
+}
+
+bool BridgeFace::split_queue_full() const {
+    return config_.split_transaction_limit && splits_.size() >= config_.split_transaction_limit;
 }
 
 BridgeFace::LineTiming BridgeFace::line_timing(std::uint64_t addr, Picos jitter) const {
@@ -146,10 +168,11 @@ void BridgeFace::pace(TargetOffer& o, const DelayedRead& d) const {
     o.line_bytes = config_.cache_line_bytes;
 }
 
-BridgeFace::DelayedRead BridgeFace::fetch(int master, std::uint64_t addr, Picos from,
-                                          Picos jitter) const {
+BridgeFace::DelayedRead BridgeFace::fetch(const BusTransaction& t, std::uint64_t addr,
+                                          Picos from, Picos jitter) const {
     DelayedRead d;
-    d.master = master;
+    d.master = t.master;
+    d.tag = t.tag;
     d.addr = addr;
     d.end = prefetch_end(addr);
     LineTiming lt = line_timing(addr, jitter);
@@ -163,11 +186,14 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
     o.devsel = config_.devsel;
     if (t.command == BusCommand::MemWrite) return o;  // posted: taken at once
     if (bus_.config().kind == BusKind::PciX) {
-        o.kind = TargetOffer::Split;
+        // A completer that cannot take a split request now terminates it with Retry; the
+        // requester repeats it (PCI-X 2.0 2.10).  When a slot frees is up to the completions
+        // still to cross the bus: no promise, each repeat is simulated.
+        o.kind = split_queue_full() ? TargetOffer::Retry : TargetOffer::Split;
         return o;
     }
     // The data streams out as its cache lines come in, once the first one is here.
-    const DelayedRead* d = find_delayed(t.master);
+    const DelayedRead* d = find_delayed(t);
     if (d && d->addr == t.addr) {
         if (d->first_ready > start) {
             o.kind = TargetOffer::Retry;
@@ -180,7 +206,7 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
     }
     if (!config_.delayed_reads) {
         // Hold TRDY# for the first line if it comes within the initial-latency limit.
-        DelayedRead now = fetch(t.master, t.addr, start, 0);
+        DelayedRead now = fetch(t, t.addr, start, 0);
         Picos period = bus_.period();
         Picos clocks = (now.first_ready - start + period - 1) / period;
         if (clocks <= config_.initial_latency_limit_clocks) {
@@ -190,9 +216,13 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
             return o;
         }
     }
+    o.kind = TargetOffer::Retry;
+    // A full queue takes no new request (PCI 3.0 3.3.3.3.5): Retry without latching it, and no
+    // promise (a slot frees when another master's read is completed).  A request of the same
+    // master and tag at a new address replaces its own entry, so it always finds room.
+    if (!d && delayed_queue_full()) return o;
     // complete() latches it at the end, as fetch() from that end describes it.
     LineTiming lt = line_timing(t.addr, up_.read_jitter(reads_started_));
-    o.kind = TargetOffer::Retry;
     // Known only when no posted write is still being committed ahead of it.
     o.promise.ready_after_end = up_.read_start(start) == start ? lt.first : 0;
     o.promise.then = {true, static_cast<std::uint32_t>(prefetch_end(t.addr) - t.addr),
@@ -210,34 +240,47 @@ void BridgeFace::complete(BusTransaction& t) {
         std::uint32_t chunk = config_.completion_chunk_bytes ? config_.completion_chunk_bytes
                                                              : t.bytes;
         std::uint32_t sent = 0;
-        Picos jitter = up_.read_jitter(reads_started_);
+        Picos jitter = up_.read_jitter(reads_started_++);
         while (sent < t.bytes) {
             std::uint32_t n = std::min(chunk, t.bytes - sent);
             Picos ready = up_.read_start(t.end) + up_.read_time(t.addr, sent + n) + jitter;
             schedule({Pending::Completion, ready, 0, t.addr + sent, n, t.master, t.tag, 0, nullptr});
             sent += n;
         }
-        ++reads_started_;
+        unsigned completions = (t.bytes + chunk - 1) / chunk;
+        splits_.push_back({t.master, t.tag, completions});
         return;
     }
-    DelayedRead* d = find_delayed(t.master);
+    if (bus_.config().kind == BusKind::PciX) return;  // a split request retried: nothing taken
+    DelayedRead* d = find_delayed(t);
     if (t.termination == Termination::Retry) {
         if (d && d->addr == t.addr) return;  // still fetching
-        // Latch a new delayed request; a different address from the same master replaces it.
-        DelayedRead fresh = fetch(t.master, t.addr, t.end, up_.read_jitter(reads_started_++));
-        if (d) *d = fresh;
-        else delayed_.push_back(fresh);
+        // Latch a new delayed request (offer() said whether there is room); a different address
+        // of the same request replaces it.
+        if (d) *d = fetch(t, t.addr, t.end, up_.read_jitter(reads_started_++));
+        else if (!delayed_queue_full())
+            delayed_.push_back(fetch(t, t.addr, t.end, up_.read_jitter(reads_started_++)));
         return;
     }
     // A master that read a buffer to its end will want what follows: with prefetch_ahead the
     // bridge fetched it while the first buffer drained (double buffering).
     if (config_.prefetch_ahead && d && t.termination == Termination::Disconnect &&
         t.addr + t.bytes_done == d->end) {
-        *d = fetch(t.master, d->end, t.start, up_.read_jitter(reads_started_++));
+        *d = fetch(t, d->end, t.start, up_.read_jitter(reads_started_++));
         return;
     }
     // Otherwise the delayed completion is used up; leftover prefetched data is dropped.
     if (d) delayed_.erase(delayed_.begin() + (d - delayed_.data()));
+}
+
+// A completion of a split read has crossed the bus; after its last one the read's slot is free.
+void BridgeFace::completion_sent(int requester, std::uint64_t tag) {
+    auto it = std::find_if(splits_.begin(), splits_.end(), [&](const SplitRead& r) {
+        return r.requester == requester && r.tag == tag;
+    });
+    if (it == splits_.end())
+        throw std::logic_error(std::string(name()) + ": completion of a split read it never took");
+    if (--it->completions_left == 0) splits_.erase(it);
 }
 
 }  // namespace pcisim

@@ -7,6 +7,8 @@
 // at the end of the buffer.  With read_response "wait" the bridge instead holds TRDY# when the
 // first line will be there within the initial-latency limit (16 clocks, PCI 3.0 3.5.1.1).  PCI-X reads get a split response and the
 // data comes back as split completions (PCI-X 2.0 2.10), in chunks of completion_chunk_bytes.
+// Both queues are finite: the face holds at most delayed_request_limit delayed reads and
+// split_transaction_limit split reads; a read beyond that is retried, not taken (see offer()).
 //
 // As a master it carries CPU register accesses down to the devices on the segment.
 #pragma once
@@ -33,6 +35,8 @@ struct FaceConfig {
     Devsel devsel = Devsel::Medium;
     unsigned initial_latency_limit_clocks = 16;
     std::uint32_t completion_chunk_bytes = 0;  // PCI-X: bytes per split completion; 0 = all
+    unsigned delayed_request_limit = 0;    // conventional PCI: delayed reads held; 0 = no limit
+    unsigned split_transaction_limit = 0;  // PCI-X: split reads not yet completed; 0 = no limit
     unsigned cache_line_bytes = 64;     // the host's: the unit the buffers hold
 
     // The face's keys under `prefix` ("host", "bridges.1"); the line size is the host's.
@@ -59,12 +63,14 @@ public:
     void complete(BusTransaction& t) override;
     void read_done(std::uint64_t tag, const DmaStats& stats, std::uint32_t dword) override;
     void write_done(std::uint64_t tag, const DmaStats& stats) override {}
+    void completion_sent(int requester, std::uint64_t tag) override;
 
     int master_id() const { return master_id_; }
 
 private:
-    struct DelayedRead {  // a latched delayed read request (one per master)
+    struct DelayedRead {  // a latched delayed read request (one per request of a master)
         int master = -1;
+        std::uint64_t tag = 0;            // the master's request it was latched for
         std::uint64_t addr = 0, end = 0;  // buffer covers [addr, end)
         Picos first_ready = 0;            // the line holding addr is here
         Picos line_time = 0;              // each further line this much later
@@ -73,7 +79,8 @@ private:
     // From asking, via the MemoryPath; `jitter` is the read's extra latency.
     LineTiming line_timing(std::uint64_t addr, Picos jitter) const;
     // A delayed read asked for at `from`; `jitter` as above (0 for a read held in wait states).
-    DelayedRead fetch(int master, std::uint64_t addr, Picos from, Picos jitter) const;
+    DelayedRead fetch(const BusTransaction& t, std::uint64_t addr, Picos from,
+                      Picos jitter) const;
     void pace(TargetOffer& o, const DelayedRead& d) const;
     struct Pending {  // something this face does later
         enum Kind { MmioWrite, MmioRead, Completion, MmioReturn } kind;
@@ -92,7 +99,10 @@ private:
     void schedule(Pending p);
     bool hand_over_ahead() const;
     void on_pending();
-    DelayedRead* find_delayed(int master);
+    DelayedRead* find_delayed(const BusTransaction& t);
+    // A read not latched yet finds the delayed-request queue full.
+    bool delayed_queue_full() const;
+    bool split_queue_full() const;
     // End of the buffer a delayed read at `addr` fills: prefetch_bytes from its cache line.
     std::uint64_t prefetch_end(std::uint64_t addr) const;
 
@@ -101,6 +111,12 @@ private:
     MemoryPath& up_;
     int master_id_;
     std::vector<DelayedRead> delayed_;
+    struct SplitRead {  // an accepted split read whose completions are not all sent
+        int requester;
+        std::uint64_t tag;
+        unsigned completions_left;
+    };
+    std::vector<SplitRead> splits_;
     std::uint64_t reads_started_ = 0;  // delayed and split reads fetched, for read_jitter
     std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
     std::uint64_t seq_ = 0;

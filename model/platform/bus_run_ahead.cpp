@@ -103,8 +103,10 @@ Picos BusRunAhead::others_from(int master) const {
 void BusRunAhead::run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read) {
     const BusConfig& config = bus_.config_;
     Picos period = bus_.period_;
-    // An observer must see every transaction; without a back-off a repeat comes at once.
-    if (bus_.observer_ || config.retry_backoff_clocks == 0) return;
+    // An observer must see every transaction; without a back-off a repeat comes at once; a
+    // master with two reads queued tries them in turn (PciBus::take_turns_after_retry).
+    if (bus_.observer_ || config.retry_backoff_clocks == 0 || bus_.reads_take_turns(master))
+        return;
     const TargetOffer::Promise& promise = offer.promise;
     Picos until = promise.retry_until ? promise.retry_until
                   : promise.ready_after_end ? end + promise.ready_after_end : 0;

@@ -137,7 +137,13 @@ void PciBus::after_request() {
 }
 
 void PciBus::read(int master, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) {
-    enter(now_ps(), master);
+    // A second read of a master (the 82546's other LAN function) changes what its retry loop
+    // does (take_turns_after_retry): a loop run ahead ends here, as for another master.
+    const auto& queue = masters_.at(master).queue;
+    bool second_read = std::any_of(queue.begin(), queue.end(), [](const Request& r) {
+        return r.command == BusCommand::MemRead;
+    });
+    enter(now_ps(), second_read ? -1 : master);
     queue_request(master, BusCommand::MemRead, addr, bytes, tag, 0, -1, now_, 0);
     request_bus(master, now_);
     after_request();
@@ -553,7 +559,10 @@ void PciBus::end_transaction() {
     } else if (t.command == BusCommand::SplitCompletion) {
         deliver_split(r.requester, r.tag, t.bytes_done, t.end);
         r.done += t.bytes_done;
-        if (r.done == r.bytes) m.queue.pop_front();
+        if (r.done == r.bytes) {
+            m.master->completion_sent(r.requester, r.tag);
+            m.queue.pop_front();
+        }
     } else {
         r.done += t.bytes_done;
         if (t.command == BusCommand::MemRead) r.issued = r.done;
@@ -565,8 +574,25 @@ void PciBus::end_transaction() {
             m.queue.pop_front();
         }
     }
+    if (t.termination == Termination::Retry && t.command == BusCommand::MemRead)
+        take_turns_after_retry(m, t.end);
     if (!m.queue.empty()) request_bus(t.master, t.end);
     schedule_arbitration();
+}
+
+// A master with more than one read outstanding (the 82546: one per LAN function) need not
+// wait for a retried read before trying its next: each is a delayed request of its own in the
+// target (PCI 3.0 3.3.3.3.5, a target may queue several; each is completed when its master
+// repeats it), and on PCI-X a read the completer cannot take yet (Retry) holds up no other
+// sequence.  So the retried read goes behind the reads queued directly after it; a write keeps
+// its place (posted writes after a read stay after it), and a read that has not arrived yet
+// (handed over ahead, request_at) is not tried early.
+void PciBus::take_turns_after_retry(MasterState& m, Picos end) {
+    std::size_t reads = 1;
+    while (reads < m.queue.size() && m.queue[reads].command == BusCommand::MemRead &&
+           m.queue[reads].stats.issued <= end)
+        ++reads;
+    if (reads > 1) std::rotate(m.queue.begin(), m.queue.begin() + 1, m.queue.begin() + reads);
 }
 
 void PciBus::deliver_split(int requester, std::uint64_t tag, std::uint32_t bytes, Picos when) {

@@ -163,6 +163,14 @@ private:
     // earliest the transaction can be cut off.
     void maybe_preempt(Picos request_time, Picos asked);
     void finish(int master, Request& req, Picos when, std::uint32_t dword);
+    // After a Retry of the read at the head of `m`'s queue, which ended at `end`.
+    void take_turns_after_retry(MasterState& m, Picos end);
+    // `master` has another read queued behind its head: it takes turns between them after a
+    // retry, so its retry loops are simulated attempt by attempt (no run-ahead).
+    bool reads_take_turns(int master) const {
+        const auto& q = masters_[master].queue;
+        return q.size() > 1 && q[1].command == BusCommand::MemRead;
+    }
     void deliver_split(int requester, std::uint64_t tag, std::uint32_t bytes, Picos when);
     BusTarget* decode(std::uint64_t addr) const;
     std::uint32_t phases(std::uint64_t addr, std::uint32_t bytes, unsigned width) const;
