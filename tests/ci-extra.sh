@@ -29,7 +29,10 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DPCISIM_SANITIZE=ON -DPCISIM_FUZZ=ON
 cmake --build "$build" -j2
-ctest --test-dir "$build" -j2 --output-on-failure
+# Every test but the timing baseline: it compares simulated numbers bit for bit, which the
+# README's build has just done, and under the sanitizers it alone takes two minutes of the
+# 20-minute CI budget (the calibration set still runs here, in the validate test).
+ctest --test-dir "$build" -j2 --output-on-failure -E "baseline's simulated values"
 
 # New inputs go to a scratch corpus; the committed seeds in tests/fuzz/corpus stay as they are.
 scratch=$(mktemp -d)

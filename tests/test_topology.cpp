@@ -92,16 +92,18 @@ TEST_CASE("a card bridge adds its latency to the reads of the NIC behind it", "[
     // One port, nothing else on either bus: a card bridge of no latency whose segment and face
     // are the devices' own changes nothing; with latency the NIC is slower per packet.
     json direct = {
-        {"platform", "phi-64-100-82546.json"}, {"name", "direct"}, {"nics", {json::object()}}};
+        {"platform", "phi-64-100-82546.json"},
+        {"name", "direct"},
+        {"nics", json::array({json::object()})}};
     json behind = direct;
     behind["nics"][0]["card_bridge"] = "card";
-    behind["card_bridges"] = {card_like_phi(0)};
+    behind["card_bridges"] = json::array({card_like_phi(0)});
     double on_segment = run_scenario(direct)["tx_pps"].get<double>();
     json through_nothing = run_scenario(behind);
     CHECK(through_nothing["tx_pps"].get<double>() == on_segment);
     CHECK(through_nothing["nics"][0]["segment"] == "card");
     CHECK(through_nothing["card_buses"][0]["transactions_in_window"].get<std::uint64_t>() > 0);
-    behind["card_bridges"] = {card_like_phi(300)};
+    behind["card_bridges"] = json::array({card_like_phi(300)});
     double slower = run_scenario(behind)["tx_pps"].get<double>();
     CHECK(slower < 0.95 * on_segment);
 }
@@ -184,7 +186,8 @@ TEST_CASE("a NIC of nics[] takes nic.* for every key it leaves out, also after a
 }
 
 TEST_CASE("bad topology input names the key, the value and what was expected", "[topology]") {
-    json base = {{"platform", "phi-64-100-82546.json"}, {"nics", {json::object()}}};
+    json base = {{"platform", "phi-64-100-82546.json"},
+                 {"nics", json::array({json::object()})}};
     struct Bad {
         std::vector<std::string> sets;
         json cards;          // card_bridges[], when the case needs one
