@@ -4,7 +4,7 @@
 # --set/--vary parsers.  One clang build serves both (PCISIM_SANITIZE + PCISIM_FUZZ).
 #
 #   bash tests/ci-extra.sh [BUILD_DIR]        (default: build/sanitize)
-#   PCISIM_FUZZ_RUNS=N                        fuzz inputs to try (default 40000)
+#   PCISIM_FUZZ_RUNS=N                        fuzz inputs to try (default 12000)
 #   PCISIM_FUZZ_SECONDS=N                     fuzzing time cap (default 60)
 #
 # The fuzz run has a fixed seed and a fixed number of inputs, so CI sees the same inputs every
@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/sanitize}
-fuzz_runs=${PCISIM_FUZZ_RUNS:-40000}
+fuzz_runs=${PCISIM_FUZZ_RUNS:-12000}
 fuzz_seconds=${PCISIM_FUZZ_SECONDS:-60}
 
 # SystemC runs each SC_THREAD on a coroutine stack of its own (QuickThreads) that ASan does not
