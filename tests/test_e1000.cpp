@@ -368,6 +368,65 @@ TEST_CASE("e1000: write-backs only for RS descriptors set DD in host memory", "[
     CHECK(nic.stats()["writebacks"] == 5);
 }
 
+namespace {
+
+// 20 packets (28 descriptors, RS on every fourth packet) sent with TXDCTL = `txdctl`; returns
+// the write-backs' (address, bytes) and which slots have DD in host memory.
+struct WriteBackRecord {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> writes;
+    std::vector<bool> dd, rs;
+};
+WriteBackRecord send_with_txdctl(E1000Params params, std::uint32_t txdctl) {
+    NicOnFakeBus t(params, 32);
+    t.start();
+    t.bus.mmio_write(kTxdctl, txdctl);
+    for (unsigned i = 0; i < 20; ++i) t.ring.queue(100, i % 4 == 3 ? kCmdRs : 0, i % 5 == 0 ? 3 : 1);
+    t.bus.mmio_write(kTdt, t.ring.tail);
+    sc_core::sc_start(sc_core::sc_time(500, sc_core::SC_US));
+    REQUIRE(t.nic.frames_sent(0) == 20);
+    WriteBackRecord r;
+    for (const auto& a : t.bus.log)
+        if (!a.read) r.writes.emplace_back(a.addr, a.bytes);
+    for (unsigned s = 0; s < t.ring.tail; ++s) {
+        TxDescriptor d;
+        t.mem.read(kRing + s * kDescriptorBytes, &d, sizeof d);
+        r.dd.push_back(d.status & kStaDd);
+        r.rs.push_back(d.cmd & kCmdRs);
+    }
+    return r;
+}
+
+}  // namespace
+
+// The Linux driver's TXDCTL (WTHRESH 1, GRAN 1) with nic.writeback_batch "rs": only RS
+// descriptors are batched, so a batch of one is each RS descriptor's own write, as at WTHRESH 0,
+// and descriptors without RS (the notxints driver) are never written back.
+TEST_CASE("e1000: WTHRESH 1 batching RS descriptors writes back what WTHRESH 0 does", "[e1000]") {
+    const WriteBackRecord r = send_with_txdctl(E1000Params::for_model("82546"), kTxdctlFullDescWriteBack);
+    REQUIRE(r.dd.size() == 28);
+    CHECK(r.dd == r.rs);
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> expected;
+    for (unsigned s = 0; s < r.rs.size(); ++s)
+        if (r.rs[s]) expected.emplace_back(kRing + s * kDescriptorBytes, kDescriptorBytes);
+    CHECK(expected.size() == 5);
+    CHECK(r.writes == expected);
+}
+
+// nic.writeback_batch "all": every processed descriptor counts, RS or not, and a batch goes in
+// one write once it holds WTHRESH.  A packet's descriptors join together when it is processed,
+// so the 3-descriptor packets (every fifth) make batches of 6 where they cross the threshold.
+TEST_CASE("e1000: WTHRESH 4 batching every descriptor writes them back four at a time", "[e1000]") {
+    E1000Params params = E1000Params::for_model("82546");
+    params.writeback_batch_all = true;
+    const WriteBackRecord r = send_with_txdctl(params, 4u << 16 | 1u << 24);
+    REQUIRE(r.dd.size() == 28);
+    CHECK(std::count(r.dd.begin(), r.dd.end(), true) == 28);
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> expected;
+    for (auto [first, count] : {std::pair{0u, 4u}, {4u, 6u}, {10u, 4u}, {14u, 4u}, {18u, 6u}, {24u, 4u}})
+        expected.emplace_back(kRing + first * kDescriptorBytes, count * kDescriptorBytes);
+    CHECK(r.writes == expected);
+}
+
 TEST_CASE("e1000: TIDV delays TXDW and an ICR read clears it and releases INTA#", "[e1000]") {
     NicOnFakeBus t(E1000Params{}, 16);
     FakeBus& bus = t.bus;

@@ -123,6 +123,8 @@ struct Txdctl {
     constexpr unsigned wthresh() const { return field(value, 16, 6); }
     constexpr bool gran_descriptors() const { return field(value, 24, 1); }
 };
+constexpr std::uint32_t kTxdctlWthreshMask = 0x3Fu << 16;
+constexpr std::uint32_t kTxdctlFullDescWriteBack = 1u << 24 | 1u << 16;  // GRAN 1, WTHRESH 1
 
 // Legacy transmit descriptor (16 bytes, SDM 3.3.3):
 //   0: buffer address (64)   8: length (16)   10: CSO (8)   11: CMD (8)

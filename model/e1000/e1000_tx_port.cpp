@@ -247,11 +247,13 @@ void TxPort::schedule_finishing() {
 }
 
 // The shortcut's condition (see the header): the MAC takes frames ahead (its lazy wire), no
-// descriptor of the packet is written back (RS clear, WTHRESH 0), and the next packet's fetch
-// does not wait for it (TXDMAC.DPP clear), so neither the bus nor the driver nor the DMA engine
-// notices its end.
+// descriptor of the packet is written back or batched (RS clear, and with WTHRESH > 0 only RS
+// descriptors batched and no batch pending that its end could flush), and the next packet's
+// fetch does not wait for it (TXDMAC.DPP clear), so neither the bus nor the driver nor the DMA
+// engine notices its end.
 bool TxPort::finishes_unseen(const Packet& p) const {
-    if (!mac_.lazy() || txdmac_.dpp() || txdctl_.wthresh() != 0) return false;
+    if (!mac_.lazy() || txdmac_.dpp()) return false;
+    if (txdctl_.wthresh() != 0 && (params_.writeback_batch_all || !batch_.empty())) return false;
     for (const auto& d : p.descriptors)
         if (d.desc.cmd & kCmdRs) return false;
     return true;
@@ -276,25 +278,28 @@ void TxPort::finish_packet() {
         for (const auto& d : p->descriptors)
             if (d.desc.cmd & kCmdRs) write_back(p, {d});
     } else {
-        batch_.insert(batch_.end(), p->descriptors.begin(), p->descriptors.end());
-        if (batch_.size() >= wthresh) flush_batch();
+        for (const auto& d : p->descriptors)
+            if (params_.writeback_batch_all || (d.desc.cmd & kCmdRs)) batch_.push_back(d);
+        // The packet that fills the batch owns its write, as it would its own at WTHRESH 0.
+        if (batch_.size() >= wthresh) flush_batch(p);
     }
     if (p->writes_pending == 0) retire(p);
-    if (!batch_.empty() && idle()) flush_batch();
+    if (!batch_.empty() && idle()) flush_batch(nullptr);
     schedule_finishing();
     kick();
 }
 
 // WTHRESH > 0 (SDM 13.4.42): processed descriptors are written back in bursts, one write per
-// contiguous run in the ring.  Assumption: a partial batch is also written when the queue has
-// run empty, so software is never left waiting for the last few.
-void TxPort::flush_batch() {
+// contiguous run in the ring.  Which descriptors count is nic.writeback_batch (docs/e1000.md).
+// Assumption: a partial batch is also written when the queue has run empty, so software is
+// never left waiting for the last few.
+void TxPort::flush_batch(Packet* owner) {
     std::vector<CachedDescriptor> run;
     for (const auto& d : batch_) {
-        if (!run.empty() && d.index != run.back().index + 1) write_back(nullptr, std::move(run)), run.clear();
+        if (!run.empty() && d.index != run.back().index + 1) write_back(owner, std::move(run)), run.clear();
         run.push_back(d);
     }
-    if (!run.empty()) write_back(nullptr, std::move(run));
+    if (!run.empty()) write_back(owner, std::move(run));
     batch_.clear();
 }
 

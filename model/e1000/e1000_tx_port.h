@@ -93,7 +93,7 @@ private:
     bool finishes_unseen(const Packet& p) const;
     void commit_ahead(Packet& p, Picos begin);
     void write_back(Packet* p, std::vector<CachedDescriptor> run);
-    void flush_batch();
+    void flush_batch(Packet* owner);
     bool idle() const;
     void retire(Packet* p);
     void kick();

@@ -100,6 +100,7 @@ void Platform::add_transmitters() {
         // The 82544's PCI-X erratum workaround applies on a PCI-X segment only.
         driver.pcix_82544 =
             placement.params.model == "82544" && segment.config().kind == BusKind::PciX;
+        driver.full_tx_desc_writeback = placement.params.model != "82544";
         for (std::size_t k = first_port; k < ports_.size(); ++k) {
             PortSoftware& sw = *ports_[k];
             sw.driver = std::make_unique<E1000Driver>(

@@ -87,6 +87,12 @@ void E1000Driver::configure_tx() {
     cpu_.mmio_write(bar_ + kTidv, options_.tidv);
     cpu_.mmio_write(bar_ + kTadv, options_.tadv);
     cpu_.mmio_write(bar_ + kTctl, kTctlEn | kTctlPsp);
+    // e1000_init_hw on parts after the 82544: "full descriptor write-back", WTHRESH = 1 with
+    // GRAN = 1 (E1000_TXDCTL_FULL_TX_DESC_WB), read-modify-write of TXDCTL.
+    if (options_.full_tx_desc_writeback) {
+        std::uint32_t txdctl = cpu_.mmio_read(bar_ + kTxdctl);
+        cpu_.mmio_write(bar_ + kTxdctl, (txdctl & ~kTxdctlWthreshMask) | kTxdctlFullDescWriteBack);
+    }
     if (options_.txdmac_prefetch) cpu_.mmio_write(bar_ + kTxdmac, 0);
     if (options_.itr_per_s)
         cpu_.mmio_write(bar_ + kItr, static_cast<std::uint32_t>(1e9 / (options_.itr_per_s * 256.0)));

@@ -30,6 +30,9 @@ struct DriverOptions {
     // What probe learns from the device (its ID, STATUS.PCIX_MODE), not a driver.* key: an
     // 82544 on a PCI-X bus, which needs the dword-alignment workaround.  The platform sets it.
     bool pcix_82544 = false;
+    // Also from the device ID: e1000_init_hw sets TXDCTL to full descriptor write-back
+    // (WTHRESH = 1, GRAN = 1) on mac types after the 82544.  The platform sets it.
+    bool full_tx_desc_writeback = false;
     bool ignore_ring_space = false;      // testing.driver_ignore_ring_space: fault injection
     // The variants that clean up (and announce packets) from a periodic timer.
     bool needs_cleanup_timer() const { return notxints || tdt_from_timer; }
