@@ -78,3 +78,30 @@ TEST_CASE("a preloaded FIFO drains at the wire limit: frame plus gap per packet"
     // 8 ns per byte time at 1 Gb/s: (8 + 60 + 4) frame, 12 gap.
     CHECK(x["period_ns"].get<double>() == Approx(8.0 * (60 + 24)));
 }
+
+namespace {
+
+double commit_wait_byte_times(const json& x) {
+    double sum = 0;
+    for (const auto& p : x["k_by_mechanism"])
+        if (p["mechanism"].get<std::string>().rfind("read waiting for posted writes", 0) == 0)
+            sum += p["byte_times"].get<double>();
+    return sum;
+}
+
+}  // namespace
+
+// phi commits each posted write's line in 200 ns: the data read that follows the write-back
+// waits for it, and explain names that wait instead of calling it read latency.
+TEST_CASE("a read behind the write-back's commit has a line of its own in explain") {
+    json x = explain_window("phi-64-100-82546", {"packet.size=60"}, 500, 1000);
+    check_sums(x);
+    INFO(x["k_by_mechanism"].dump(1));
+    CHECK(commit_wait_byte_times(x) > 50);
+}
+
+TEST_CASE("with no write commit time no read waits behind posted writes") {
+    json x = explain_window("phi-64-100-82546", {"packet.size=60", "host.write_commit_ns=0"}, 500, 1000);
+    check_sums(x);
+    CHECK(commit_wait_byte_times(x) == 0);
+}

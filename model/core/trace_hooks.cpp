@@ -16,6 +16,7 @@ const char* to_string(TraceStep s) {
     case TraceStep::InterruptHandler: return "interrupt handler";
     case TraceStep::Timer: return "timer";
     case TraceStep::MmioRead: return "MMIO read stall";
+    case TraceStep::WriteCommitWait: return "read behind posted writes";
     }
     return "?";
 }

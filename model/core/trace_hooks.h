@@ -25,6 +25,8 @@ enum class TraceStep {
     InterruptHandler,  // CPU: interrupt entry, handler, exit
     Timer,             // CPU: driver timer
     MmioRead,          // CPU: stalled on a register read
+    WriteCommitWait,   // bridge face: a DMA read waiting for the posted writes ahead of it
+                       // to be committed (host.write_commit_ns), in the read's segment time
 };
 const char* to_string(TraceStep s);
 

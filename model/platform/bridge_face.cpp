@@ -5,6 +5,7 @@
 
 #include "run/scenario.h"
 #include "core/sim_time.h"
+#include "core/trace_hooks.h"
 
 namespace pcisim {
 
@@ -168,6 +169,17 @@ void BridgeFace::pace(TargetOffer& o, const DelayedRead& d) const {
     o.line_bytes = config_.cache_line_bytes;
 }
 
+// For explain and traces: how long a read of `master`'s taken at `from` waits behind posted
+// writes (one track per master: each has one read outstanding at a time).
+void BridgeFace::note_commit_wait(int master, Picos from) const {
+    Picos start = up_.read_start(from);
+    if (start > from) {
+        auto track = static_cast<unsigned>(master);
+        trace::emit(TraceStep::WriteCommitWait, TracePhase::Begin, name(), from, track);
+        trace::emit(TraceStep::WriteCommitWait, TracePhase::End, name(), start, track);
+    }
+}
+
 BridgeFace::DelayedRead BridgeFace::fetch(const BusTransaction& t, std::uint64_t addr,
                                           Picos from, Picos jitter) const {
     DelayedRead d;
@@ -176,6 +188,7 @@ BridgeFace::DelayedRead BridgeFace::fetch(const BusTransaction& t, std::uint64_t
     d.addr = addr;
     d.end = prefetch_end(addr);
     LineTiming lt = line_timing(addr, jitter);
+    note_commit_wait(t.master, from);
     d.first_ready = up_.read_start(from) + lt.first;
     d.line_time = lt.per_line;
     return d;
@@ -241,6 +254,7 @@ void BridgeFace::complete(BusTransaction& t) {
                                                              : t.bytes;
         std::uint32_t sent = 0;
         Picos jitter = up_.read_jitter(reads_started_++);
+        note_commit_wait(t.master, t.end);
         while (sent < t.bytes) {
             std::uint32_t n = std::min(chunk, t.bytes - sent);
             Picos ready = up_.read_start(t.end) + up_.read_time(t.addr, sent + n) + jitter;

@@ -82,6 +82,7 @@ private:
     DelayedRead fetch(const BusTransaction& t, std::uint64_t addr, Picos from,
                       Picos jitter) const;
     void pace(TargetOffer& o, const DelayedRead& d) const;
+    void note_commit_wait(int master, Picos from) const;
     struct Pending {  // something this face does later
         enum Kind { MmioWrite, MmioRead, Completion, MmioReturn } kind;
         Picos when;

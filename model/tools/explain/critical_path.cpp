@@ -64,7 +64,8 @@ std::vector<Segment> sweep(const std::vector<Span>& spans, int channels, Picos a
 enum EngineChannel {
     kDataRead, kDescriptorFetch, kProcessing, kWriteBack, kFifoWait,
     kReadParts, kWriteParts = kReadParts + 6,  // address, decode, data, turnaround, retry, split
-    kOtherMaster = kWriteParts + 6, kRequestingRead, kRequestingWrite, kEngineChannels
+    kOtherMaster = kWriteParts + 6, kRequestingRead, kRequestingWrite, kCommitWait,
+    kEngineChannels
 };
 constexpr int kIdle = kFifoWait + 1;  // step: none of the above
 const char* const kSteps[] = {"data read", "descriptor fetch", "processing", "write-back",
@@ -72,7 +73,7 @@ const char* const kSteps[] = {"data read", "descriptor fetch", "processing", "wr
 // Mechanisms: the bus parts in channel order, then what a step does without bus activity.
 enum Mechanism {
     mAddress, mDecode, mData, mTurnaround, mRetry, mSplit, mOtherMaster, mArbitration,
-    mReadLatency, mWriteQueued, mProcessing, mFifo, mIdle, kMechanisms
+    mReadLatency, mCommitWait, mWriteQueued, mProcessing, mFifo, mIdle, kMechanisms
 };
 const char* const kMechanismNames[] = {
     "address/attribute phases",
@@ -84,6 +85,7 @@ const char* const kMechanismNames[] = {
     "bus held by another master",
     "arbitration (REQ# to FRAME#)",
     "read latency (back-off, split wait: bridge and memory)",
+    "read waiting for posted writes to commit (host.write_commit_ns)",
     "waiting to request the bus (clock edge, queued behind a NIC read)",
     "internal processing (nic.packet_processing_ns)",
     "TX FIFO full",
@@ -113,7 +115,8 @@ int engine_label(const std::vector<int>& on) {
     case kIdle: mech = mIdle; break;
     default:
         if (requesting) mech = on[kOtherMaster] ? mOtherMaster : mArbitration;
-        else mech = step == kWriteBack ? mWriteQueued : mReadLatency;
+        else if (step == kWriteBack) mech = mWriteQueued;
+        else mech = on[kCommitWait] ? mCommitWait : mReadLatency;
     }
     return step * kMechanisms + mech;
 }
@@ -123,6 +126,8 @@ bool is_nic(const BusTransaction& t, int nic) { return t.master == nic || t.requ
 std::vector<Span> engine_spans(const Recording& rec, const std::vector<StepInterval>& steps) {
     std::vector<Span> spans;
     for (const auto& s : steps) {
+        // A read of the NIC's held up behind posted writes, wherever on its path it waits.
+        if (s.step == TraceStep::WriteCommitWait) spans.push_back({s.start, s.end, kCommitWait});
         if (s.module != kNicPort) continue;
         switch (s.step) {
         case TraceStep::DataRead: spans.push_back({s.start, s.end, kDataRead}); break;
