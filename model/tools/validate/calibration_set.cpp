@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "platform/pci_bus.h"
 #include "run/scenario.h"
@@ -104,6 +105,19 @@ std::vector<int> drop_sizes(const json& c) {
     return sizes;
 }
 
+// A check's identity and its two values; the rest is filled in by the kind of check.
+Check make_check(std::string case_id, std::string kind, std::string scenario, double size,
+                 double measured, double simulated) {
+    Check k;
+    k.case_id = std::move(case_id);
+    k.kind = std::move(kind);
+    k.scenario = std::move(scenario);
+    k.size = size;
+    k.measured = measured;
+    k.simulated = simulated;
+    return k;
+}
+
 }  // namespace
 
 std::string SimPoint::key() const {
@@ -183,7 +197,7 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
         std::string kind = c["kind"], cid = c["id"], scenario = c["scenario"];
         std::size_t first = out.size();
         auto rate_check = [&](double size, double measured) {
-            Check k{cid, kind, scenario, size, measured, pps(point(c, size))};
+            Check k = make_check(cid, kind, scenario, size, measured, pps(point(c, size)));
             k.unit = "pps";
             k.error = 100 * (k.simulated - measured) / measured;
             k.counts_in_median = true;
@@ -212,8 +226,8 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
                 inv.push_back(1.0 / pps(point(c, s.get<double>())));
             }
             const json& row = find_by(measurements(c)["extrapolated_overheads"]["rows"], "case", cid);
-            Check k{cid, kind, scenario, 0, row["overhead_us"].get<double>(),
-                    intercept(sizes, inv) * 1e6};
+            Check k = make_check(cid, kind, scenario, 0, row["overhead_us"].get<double>(),
+                    intercept(sizes, inv) * 1e6);
             k.unit = "us";
             k.error = k.simulated - k.measured;
             k.ok = std::fabs(k.error) <= tol_.overhead_us;
@@ -230,15 +244,15 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
                     double k0 = B / pps(point(c, s - 1)) - (s - 1), k1 = B / pps(point(c, s)) - s;
                     if (found < 0 && k1 - k0 > k_step / 2) found = s, before = k0, after = k1;
                 }
-                Check pos{cid, "staircase step position", scenario, 0, static_cast<double>(at),
-                          static_cast<double>(found)};
+                Check pos = make_check(cid, "staircase step position", scenario, 0,
+                                       static_cast<double>(at), static_cast<double>(found));
                 pos.unit = "bytes";
                 pos.error = found - at;
                 pos.ok = found >= 0 && std::fabs(pos.error) <= tol_.step_position_bytes;
                 pos.note = found < 0 ? "no step found" : "";
                 out.push_back(pos);
-                Check h{cid, "staircase step height", scenario, static_cast<double>(at), k_step,
-                        after - before};
+                Check h = make_check(cid, "staircase step height", scenario,
+                                     static_cast<double>(at), k_step, after - before);
                 h.unit = "byte-times";
                 h.error = 100 * (h.simulated - k_step) / k_step;
                 h.ok = found >= 0 && std::fabs(h.error) <= tol_.step_height_pct;
@@ -253,8 +267,8 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
             // than 2 %, and not because the wire limits it there.
             bool wire_limited = pps(point(c, hi)) >= wire_pps(hi) * (1 - tol_.wire_pct / 100);
             bool present = !wire_limited && (k_hi - k_lo) / (hi + k_hi) > 0.02;
-            Check k{cid, kind, scenario, 256, c["present"].get<bool>() ? 1.0 : 0.0,
-                    present ? 1.0 : 0.0};
+            Check k = make_check(cid, kind, scenario, 256, c["present"].get<bool>() ? 1.0 : 0.0,
+                    present ? 1.0 : 0.0);
             k.unit = "present";
             k.error = k.simulated - k.measured;
             k.ok = present == c["present"].get<bool>();
@@ -273,7 +287,7 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
                 if (pps(point(c, *it)) < wire_pps(*it) * (1 - tol_.wire_pct / 100)) break;
                 from = *it;
             }
-            Check k{cid, kind, scenario, 0, c["size"].get<double>(), from};
+            Check k = make_check(cid, kind, scenario, 0, c["size"].get<double>(), from);
             k.unit = "bytes";
             k.error = from < 0 ? 100 : 100 * (from - k.measured) / k.measured;
             k.ok = from >= 0 && std::fabs(k.error) <= tol_.crossover_pct;
@@ -281,7 +295,7 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
             out.push_back(k);
         } else if (kind == "wire") {
             double s = c["size"];
-            Check k{cid, kind, scenario, s, wire_pps(s), pps(point(c, s))};
+            Check k = make_check(cid, kind, scenario, s, wire_pps(s), pps(point(c, s)));
             k.unit = "pps";
             k.error = 100 * (k.simulated - k.measured) / k.measured;
             k.ok = std::fabs(k.error) <= tol_.wire_pct;
