@@ -227,7 +227,7 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
             }
             const json& row = find_by(measurements(c)["extrapolated_overheads"]["rows"], "case", cid);
             Check k = make_check(cid, kind, scenario, 0, row["overhead_us"].get<double>(),
-                    intercept(sizes, inv) * 1e6);
+                                 intercept(sizes, inv) * 1e6);
             k.unit = "us";
             k.error = k.simulated - k.measured;
             k.ok = std::fabs(k.error) <= tol_.overhead_us;
@@ -268,7 +268,7 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
             bool wire_limited = pps(point(c, hi)) >= wire_pps(hi) * (1 - tol_.wire_pct / 100);
             bool present = !wire_limited && (k_hi - k_lo) / (hi + k_hi) > 0.02;
             Check k = make_check(cid, kind, scenario, 256, c["present"].get<bool>() ? 1.0 : 0.0,
-                    present ? 1.0 : 0.0);
+                                 present ? 1.0 : 0.0);
             k.unit = "present";
             k.error = k.simulated - k.measured;
             k.ok = present == c["present"].get<bool>();
