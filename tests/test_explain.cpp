@@ -24,8 +24,7 @@ json explain_window(const std::string& name, std::vector<std::string> sets, doub
     json results = sim.run();
     ExplainSetup setup;
     setup.packet_size = static_cast<double>(s.integer("packet.size"));
-    setup.measured_pps = results["tx_pps"].get<double>();
-    setup.ports = 1;
+    setup.measured_pps = results["tx_pps_by_port"][0].get<double>();
     return explain(rec, setup);
 }
 
@@ -104,4 +103,18 @@ TEST_CASE("with no write commit time no read waits behind posted writes") {
     json x = explain_window("phi-64-100-82546", {"packet.size=60", "host.write_commit_ns=0"}, 500, 1000);
     check_sums(x);
     CHECK(commit_wait_byte_times(x) == 0);
+}
+
+// A NIC behind a card bridge: explain follows the first transmitting port, nic0's, on the
+// card's own segment, and its period is that port's share of the run's rate.
+TEST_CASE("explain follows the first port of a quad-port card on the card's bus") {
+    json x = explain_window("xeon-pcix-133-quad-2cpu", {}, 500, 1000);
+    check_sums(x);
+    CHECK(x["window"]["port"] == "nic0.port0");
+    CHECK(x["limiter"] == "nic_engine");
+    // The engine's own bus activity is on the card's segment: its data phases are there.
+    double data = 0;
+    for (const auto& p : x["parts"]["nic_engine"])
+        if (p["step"] == "data read" && p["mechanism"] == "data phases") data = p["ns"];
+    CHECK(data > 0);
 }

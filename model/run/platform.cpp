@@ -87,7 +87,7 @@ void Platform::add_transmitters() {
             ports_.push_back(std::move(sw));
         }
         const std::uint64_t bar = nic_bar(n);
-        PciBus& segment = placement.card < 0 ? *bus_ : cards_[placement.card]->bus;
+        PciBus& segment = nic_segment(n);
         nics_.push_back(std::make_unique<E1000>(placement.name.c_str(), placement.params,
                                                 segment, *memory_, bar, irqs));
         if (placement.card >= 0) {
@@ -120,5 +120,10 @@ void Platform::add_transmitters() {
 }
 
 Platform::~Platform() = default;
+
+PciBus& Platform::nic_segment(std::size_t nic) {
+    int card = config_.topology.nics.at(nic).card;
+    return card < 0 ? *bus_ : cards_[static_cast<std::size_t>(card)]->bus;
+}
 
 }  // namespace pcisim

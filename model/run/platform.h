@@ -86,6 +86,8 @@ public:
     // In the order of config().topology.nics; empty without a NIC.
     const std::vector<std::unique_ptr<E1000>>& nics() const { return nics_; }
     const std::vector<std::unique_ptr<CardSegment>>& cards() const { return cards_; }
+    // The segment NIC `nic` sits on: the platform's bus, or its card's.
+    PciBus& nic_segment(std::size_t nic);
     const std::vector<std::unique_ptr<Cpu>>& cpus() const { return cpus_; }
     // One per transmitting port, in the order of the NICs and their ports.
     const std::vector<std::unique_ptr<PortSoftware>>& ports() const { return ports_; }

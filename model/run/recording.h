@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/pci_types.h"
@@ -39,6 +40,17 @@ struct DataWait {
     Picos start, end;
 };
 
+// The port whose steps explain follows: its NIC's module (also its master name on the bus),
+// the port's index and the CPU that runs its driver.  The Simulation sets it to its first
+// transmitting port and records that NIC's segment (a card's bus for a NIC behind a card bridge).
+struct RecordedPort {
+    std::string nic = "nic";
+    unsigned port = 0;
+    std::string cpu = "cpu0";
+    std::string port_module() const { return nic + ".port" + std::to_string(port); }
+    std::string mac_module() const { return port_module() + ".mac"; }
+};
+
 class Recording : public TraceSink {
 public:
     explicit Recording(TimeWindow window) : window_(window) {}
@@ -51,6 +63,8 @@ public:
     void event(const TraceEvent& e) override;
 
     const TimeWindow& window() const { return window_; }
+    void follow(RecordedPort port) { port_ = std::move(port); }
+    const RecordedPort& port() const { return port_; }
     const BusInfo& bus() const { return bus_; }
     const std::vector<BusTransaction>& transactions() const { return transactions_; }
     const std::vector<TraceEvent>& events() const { return events_; }
@@ -60,6 +74,7 @@ public:
 
 private:
     TimeWindow window_;
+    RecordedPort port_;
     BusInfo bus_;
     const PciBus* source_ = nullptr;            // the bus being recorded
     std::vector<BusTransaction> transactions_;  // in bus order

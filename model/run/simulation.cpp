@@ -232,8 +232,14 @@ Simulation::Simulation(const Scenario& s)
 Simulation::~Simulation() = default;
 
 void Simulation::attach_recorder(Recording& recording) {
-    parts_->recorder =
-        std::make_unique<RecorderWindow>("recorder", recording, parts_->platform->bus());
+    Platform& platform = *parts_->platform;
+    PciBus* segment = &platform.bus();
+    if (!platform.ports().empty()) {  // the first transmitting port, on its NIC's segment
+        const PortSoftware& first = *platform.ports().front();
+        recording.follow({platform.nics()[first.nic]->basename(), first.port, first.cpu.basename()});
+        segment = &platform.nic_segment(first.nic);
+    }
+    parts_->recorder = std::make_unique<RecorderWindow>("recorder", recording, *segment);
     parts_->record_until = recording.window().to;
 }
 

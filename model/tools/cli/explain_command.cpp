@@ -80,8 +80,9 @@ int explain(const Args& args) {
         ExplainSetup setup;
         const PktgenOptions traffic = PktgenOptions::from(*s);
         setup.packet_size = static_cast<double>(traffic.size);
-        setup.measured_pps = results.value("tx_pps", 0.0);
-        setup.ports = traffic.ports;
+        // The recording follows the first transmitting port (Recording::port()).
+        const nlohmann::json& by_port = results["tx_pps_by_port"];
+        setup.measured_pps = by_port.empty() ? 0.0 : by_port[0].get<double>();
         x = pcisim::explain(*rec, setup);
         x["scenario"] = s->text("name");
         x["resolved_scenario"] = s->resolved();

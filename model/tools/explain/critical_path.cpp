@@ -16,12 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-// The modules of port 0, as Simulation names them.
-const char* const kNicPort = "nic.port0";
-const char* const kMac = "nic.port0.mac";
-const char* const kCpu = "cpu0";
-const char* const kNicMaster = "nic";
-
 struct Span {
     Picos start, end;
     int channel;
@@ -124,11 +118,12 @@ int engine_label(const std::vector<int>& on) {
 bool is_nic(const BusTransaction& t, int nic) { return t.master == nic || t.requester == nic; }
 
 std::vector<Span> engine_spans(const Recording& rec, const std::vector<StepInterval>& steps) {
+    const std::string nic_port = rec.port().port_module();
     std::vector<Span> spans;
     for (const auto& s : steps) {
         // A read of the NIC's held up behind posted writes, wherever on its path it waits.
         if (s.step == TraceStep::WriteCommitWait) spans.push_back({s.start, s.end, kCommitWait});
-        if (s.module != kNicPort) continue;
+        if (s.module != nic_port) continue;
         switch (s.step) {
         case TraceStep::DataRead: spans.push_back({s.start, s.end, kDataRead}); break;
         case TraceStep::Processing: spans.push_back({s.start, s.end, kProcessing}); break;
@@ -139,7 +134,7 @@ std::vector<Span> engine_spans(const Recording& rec, const std::vector<StepInter
         }
     }
     const BusInfo& bus = rec.bus();
-    auto it = std::find(bus.masters.begin(), bus.masters.end(), kNicMaster);
+    auto it = std::find(bus.masters.begin(), bus.masters.end(), rec.port().nic);
     int nic = it == bus.masters.end() ? -1 : static_cast<int>(it - bus.masters.begin());
     const Picos clk = bus.period;
     for (const auto& w : rec.data_waits()) {
@@ -181,7 +176,7 @@ const char* const kCpuParts[] = {"register-read stall", "interrupt handler", "ti
                                  "xmit (pktgen, driver)", "waiting (queue stopped)"};
 const char* const kWireParts[] = {"frame (preamble, frame, FCS)", "inter-packet gap", "idle"};
 
-std::vector<Span> module_spans(const std::vector<StepInterval>& steps, const char* module,
+std::vector<Span> module_spans(const std::vector<StepInterval>& steps, const std::string& module,
                                const std::vector<TraceStep>& order) {
     std::vector<Span> spans;
     for (const auto& s : steps) {
@@ -228,16 +223,18 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     const BusInfo& bus = rec.bus();
     const double B = bus.bytes_per_s();
     auto byte_times = [&](double ns_value) { return ns_value * B / 1e9; };
+    const RecordedPort& who = rec.port();
+    const std::string nic_port = who.port_module(), mac = who.mac_module();
 
-    // The analysed span: port 0's wire ends, first to last.
+    // The analysed span: the followed port's wire ends, first to last.
     std::vector<std::pair<Picos, std::int64_t>> ends;
     for (const auto& s : steps)
-        if (s.module == kMac && s.step == TraceStep::Wire && s.end < rec.window().to)
+        if (s.module == mac && s.step == TraceStep::Wire && s.end < rec.window().to)
             ends.emplace_back(s.end, s.packet);
     std::sort(ends.begin(), ends.end());
     if (ends.size() < 3)
         throw std::runtime_error("only " + std::to_string(ends.size()) +
-                                 " frames left port 0 in the window; make the window longer");
+                                 " frames left " + nic_port + " in the window; make the window longer");
     const Picos a = ends.front().first, b = ends.back().first;
     const double n = static_cast<double>(ends.size() - 1);
     const double period = ns(b - a) / n;
@@ -275,7 +272,7 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
         engine_k.push_back({{"mechanism", what}, {"byte_times", bt}});
     }
 
-    auto simple = [&](const char* module, const std::vector<TraceStep>& order,
+    auto simple = [&](const std::string& module, const std::vector<TraceStep>& order,
                       const char* const* names) {
         auto segments = sweep(module_spans(steps, module, order), static_cast<int>(order.size()), a,
                               b, first_active);
@@ -289,8 +286,8 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
         return std::make_pair(parts, last);  // `last`: the time with none of the steps
     };
     auto [cpu_parts, cpu_waiting] =
-        simple(kCpu, {TraceStep::MmioRead, TraceStep::InterruptHandler, TraceStep::Timer, TraceStep::Xmit}, kCpuParts);
-    auto [wire_parts, wire_idle] = simple(kMac, {TraceStep::Wire, TraceStep::Gap}, kWireParts);
+        simple(who.cpu, {TraceStep::MmioRead, TraceStep::InterruptHandler, TraceStep::Timer, TraceStep::Xmit}, kCpuParts);
+    auto [wire_parts, wire_idle] = simple(mac, {TraceStep::Wire, TraceStep::Gap}, kWireParts);
     parts_of["cpu"] = cpu_parts;
     parts_of["wire"] = wire_parts;
 
@@ -336,7 +333,7 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     std::int64_t packet = ends[ends.size() / 2].second;
     auto first_read = [&](std::int64_t p) -> const StepInterval* {
         for (const auto& s : steps)
-            if (s.module == kNicPort && s.step == TraceStep::DataRead && s.packet == p) return &s;
+            if (s.module == nic_port && s.step == TraceStep::DataRead && s.packet == p) return &s;
         return nullptr;
     };
     Picos t0 = ends[ends.size() / 2 - 1].first, t1 = ends[ends.size() / 2].first;
@@ -352,8 +349,8 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     for (const auto& t : rec.transactions())
         if (t.end > t0 && t.start < t1) entry(t.start, t.end, "bus", transaction_text(t, bus));
     for (const auto& s : steps) {
-        bool own = s.packet == packet && s.port == 0 && (s.module == kNicPort || s.module == kMac);
-        bool overlaps = s.end >= t0 && s.start < t1 && s.module.find("port0") == std::string::npos;
+        bool own = s.packet == packet && s.port == who.port && (s.module == nic_port || s.module == mac);
+        bool overlaps = s.end >= t0 && s.start < t1 && s.module.find(nic_port) == std::string::npos;
         if (!own && !overlaps) continue;
         std::string what = to_string(s.step);
         if (s.packet >= 0) what += " #" + std::to_string(s.packet);
@@ -363,7 +360,7 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
         return x["t_ns"].get<double>() < y["t_ns"].get<double>();
     });
 
-    double measured = setup.measured_pps > 0 ? 1e9 * setup.ports / setup.measured_pps : 0;
+    double measured = setup.measured_pps > 0 ? 1e9 / setup.measured_pps : 0;
     double period_bt = byte_times(period);
     return {
         {"bus", {{"kind", bus.kind == BusKind::Pci ? "pci" : "pcix"}, {"width_bits", bus.width_bits},
@@ -371,7 +368,7 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
         {"packet_size", setup.packet_size},
         {"window", {{"from_us", ns(rec.window().from) / 1000}, {"to_us", ns(rec.window().to) / 1000},
                     {"analysed_from_us", ns(a) / 1000}, {"analysed_to_us", ns(b) / 1000},
-                    {"packets", ends.size() - 1}}},
+                    {"packets", ends.size() - 1}, {"port", nic_port}}},
         {"period_ns", period},
         {"measured_period_ns", measured},
         {"period_byte_times", period_bt},
@@ -401,8 +398,9 @@ std::string explain_text(const json& x) {
       << " ns" << std::setprecision(1) << "; s = " << s << " B\n";
     const json& w = x["window"];
     o << "window " << w["analysed_from_us"].get<double>() << " - " << w["analysed_to_us"].get<double>()
-      << " us (first to last frame end of port 0): " << w["packets"] << " packets\n";
-    o << "period " << x["period_ns"].get<double>() << " ns per packet (run: 1/tx_pps = "
+      << " us (first to last frame end of " << w["port"].get<std::string>() << "): "
+      << w["packets"] << " packets\n";
+    o << "period " << x["period_ns"].get<double>() << " ns per packet (run: 1/its tx_pps = "
       << x["measured_period_ns"].get<double>() << " ns) = " << x["period_byte_times"].get<double>()
       << " byte-times = s + k, k = " << x["k_byte_times"].get<double>() << "\n\n";
 

@@ -29,8 +29,7 @@ namespace pcisim {
 
 struct ExplainSetup {
     double packet_size = 60;   // s, bytes (frame without FCS)
-    double measured_pps = 0;   // the run's tx_pps (all ports)
-    unsigned ports = 1;
+    double measured_pps = 0;   // the run's tx_pps of the port the recording follows
 };
 
 // Throws std::runtime_error when the window holds too few frames to measure a period.
