@@ -263,6 +263,7 @@ void Simulation::open_window() {
     for (auto& m : platform.masters()) m->reset_totals();
     for (auto& nic : platform.nics()) nic->reset_stats();
     for (auto& cpu : platform.cpus()) cpu->reset_totals();
+    platform.host().reset_snoop_hits();
     for (auto& sw : platform.ports()) sw->driver->reset_counters();
     for (auto& f : p.frames) f.open_window();
 }
