@@ -297,7 +297,9 @@ void Simulation::take_shortcuts() {
     if (p.recorder) return;
     for (auto& nic : p.platform->nics()) nic->set_lazy_wire(true);
     const auto& cpus = p.platform->cpus();
-    for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1);
+    // A CPU cache is snooped at the bus's time: the CPU's touches must come in time order.
+    const bool cached = !p.platform->caches().empty();
+    for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1 && !cached);
 }
 
 // Simulates `duration` more and brings what is kept lazily up to the new time, so that every
