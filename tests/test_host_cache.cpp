@@ -8,6 +8,8 @@
 #include "run/scenario.h"
 #include "run/simulation.h"
 #include "software/slab_cache.h"
+#include "tools/explain/critical_path.h"
+#include "tools/explain/host_data.h"
 #include "test_support.h"
 
 using namespace pcisim;
@@ -143,4 +145,24 @@ TEST_CASE("a ring that fits the cache leaves only the fresh skbs' lines to miss"
                      {"cpu.cache.kib=1024", "driver.notxints=true", "driver.ring_size=256",
                       "pktgen.clone_skb=1000000"}, 5000);
     CHECK(small["cache_misses_per_packet"].get<double>() < 0.5);
+}
+
+TEST_CASE("explain prices the cache misses, slab batches and snoop hits per packet") {
+    std::vector<std::string> sets = {"pktgen.clone_skb=0"};
+    for (auto& o : test::fixed_window(2000, 300)) sets.push_back(o);
+    Scenario s = Scenario::load(test::scenario_path("athlon-64-66-82546gb"), sets);
+    Simulation sim(s);
+    json results = sim.run();
+    json h = host_data_costs(s, results);
+    REQUIRE(h.is_object());
+    const double snoops = results["snoop_hits_per_packet"].get<double>();
+    CHECK(h["snoop_hits_per_packet"].get<double>() == snoops);
+    CHECK(h["snoop_extra_ns_per_packet"].get<double>() ==
+          Approx(snoops * (s.number("host.snoop_hit_ns") - s.number("host.memory_latency_ns"))));
+    CHECK(h["cache_miss_ns_per_packet"].get<double>() ==
+          Approx(results["cache_misses_per_packet"].get<double>() * s.number("cpu.cache.miss_ns")));
+    CHECK(h["slab_batch_ns_per_packet"].get<double>() > 0);
+    // Without a cache model and slab batches there is nothing to show.
+    Scenario plain = Scenario::load(test::scenario_path("phi-64-100-82546"), {});
+    CHECK(host_data_costs(plain, json{{"slab_batches_per_packet", 0.0}}).is_null());
 }
