@@ -155,11 +155,30 @@ bool BridgeFace::split_queue_full() const {
     return config_.split_transaction_limit && splits_.size() >= config_.split_transaction_limit;
 }
 
-BridgeFace::LineTiming BridgeFace::line_timing(std::uint64_t addr, Picos jitter) const {
+Picos BridgeFace::snoop_hit(const BusTransaction& t, std::uint64_t addr, Picos snoop_at) const {
+    auto it = std::find_if(snoop_answers_.begin(), snoop_answers_.end(),
+                           [&](const SnoopAnswer& a) { return a.master == t.master; });
+    if (it != snoop_answers_.end() && it->tag == t.tag && it->addr == addr && it->start == snoop_at)
+        return it->hit;
+    SnoopAnswer a{t.master, t.tag, addr, snoop_at, up_.snoop_hit_time(addr, snoop_at)};
+    if (it == snoop_answers_.end()) snoop_answers_.push_back(a);
+    else *it = a;
+    return a.hit;
+}
+
+BridgeFace::LineTiming BridgeFace::line_timing(const BusTransaction& t, std::uint64_t addr,
+                                               Picos jitter, Picos snoop_at) const {
     std::uint32_t line = config_.cache_line_bytes;
     std::uint32_t in_first = line - static_cast<std::uint32_t>(addr % line);
     Picos first = up_.read_time(addr, in_first);
-    return {first + jitter, up_.read_time(addr, in_first + line) - first};
+    Picos per_line = up_.read_time(addr, in_first + line) - first;
+    if (Picos hit = snoop_hit(t, addr, snoop_at)) first = hit;
+    return {first + jitter, per_line};
+}
+
+void BridgeFace::taken(const BusTransaction& t, std::uint64_t addr, std::uint64_t end) {
+    std::uint64_t want = std::min<std::uint64_t>(t.addr + t.bytes, end);
+    if (want > addr) up_.read_taken(addr, static_cast<std::uint32_t>(want - addr), t.start);
 }
 
 void BridgeFace::pace(TargetOffer& o, const DelayedRead& d) const {
@@ -187,7 +206,7 @@ BridgeFace::DelayedRead BridgeFace::fetch(const BusTransaction& t, std::uint64_t
     d.tag = t.tag;
     d.addr = addr;
     d.end = prefetch_end(addr);
-    LineTiming lt = line_timing(addr, jitter);
+    LineTiming lt = line_timing(t, addr, jitter, t.start);
     note_commit_wait(t.master, from);
     d.first_ready = up_.read_start(from) + lt.first;
     d.line_time = lt.per_line;
@@ -235,7 +254,7 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
     // master and tag at a new address replaces its own entry, so it always finds room.
     if (!d && delayed_queue_full()) return o;
     // complete() latches it at the end, as fetch() from that end describes it.
-    LineTiming lt = line_timing(t.addr, up_.read_jitter(reads_started_));
+    LineTiming lt = line_timing(t, t.addr, up_.read_jitter(reads_started_), start);
     // Known only when no posted write is still being committed ahead of it.
     o.promise.ready_after_end = up_.read_start(start) == start ? lt.first : 0;
     o.promise.then = {true, static_cast<std::uint32_t>(prefetch_end(t.addr) - t.addr),
@@ -255,9 +274,14 @@ void BridgeFace::complete(BusTransaction& t) {
         std::uint32_t sent = 0;
         Picos jitter = up_.read_jitter(reads_started_++);
         note_commit_wait(t.master, t.end);
+        // A snoop hit replaces the memory latency of the read's first line.
+        Picos first_line = up_.read_time(t.addr, 1);
+        Picos hit = snoop_hit(t, t.addr, t.start);
+        up_.read_taken(t.addr, t.bytes, t.start);
         while (sent < t.bytes) {
             std::uint32_t n = std::min(chunk, t.bytes - sent);
             Picos ready = up_.read_start(t.end) + up_.read_time(t.addr, sent + n) + jitter;
+            if (hit) ready = ready - first_line + hit;
             schedule({Pending::Completion, ready, 0, t.addr + sent, n, t.master, t.tag, 0, nullptr});
             sent += n;
         }
@@ -274,6 +298,9 @@ void BridgeFace::complete(BusTransaction& t) {
         if (d) *d = fetch(t, t.addr, t.end, up_.read_jitter(reads_started_++));
         else if (!delayed_queue_full())
             delayed_.push_back(fetch(t, t.addr, t.end, up_.read_jitter(reads_started_++)));
+        else
+            return;
+        taken(t, t.addr, prefetch_end(t.addr));
         return;
     }
     // A master that read a buffer to its end will want what follows: with prefetch_ahead the
@@ -281,8 +308,11 @@ void BridgeFace::complete(BusTransaction& t) {
     if (config_.prefetch_ahead && d && t.termination == Termination::Disconnect &&
         t.addr + t.bytes_done == d->end) {
         *d = fetch(t, d->end, t.start, up_.read_jitter(reads_started_++));
+        taken(t, d->addr, d->end);
         return;
     }
+    // A read served in wait states (read_response "wait") was never latched.
+    if (!d && !config_.delayed_reads) taken(t, t.addr, t.addr + t.bytes_done);
     // Otherwise the delayed completion is used up; leftover prefetched data is dropped.
     if (d) delayed_.erase(delayed_.begin() + (d - delayed_.data()));
 }

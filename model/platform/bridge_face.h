@@ -76,11 +76,21 @@ private:
         Picos line_time = 0;              // each further line this much later
     };
     struct LineTiming { Picos first, per_line; };
-    // From asking, via the MemoryPath; `jitter` is the read's extra latency.
-    LineTiming line_timing(std::uint64_t addr, Picos jitter) const;
+    // From asking, via the MemoryPath; `jitter` is the read's extra latency; the CPU caches are
+    // snooped as of `snoop_at`, the start of the bus transaction that asked (so the promise made
+    // while the transaction runs and the read latched at its end agree).
+    LineTiming line_timing(const BusTransaction& t, std::uint64_t addr, Picos jitter,
+                           Picos snoop_at) const;
+    // The snoop's answer for a read of `t` at `addr`: asked of the caches once per attempt and
+    // remembered, so that the promise made while the bus runs ahead and the read latched at
+    // the attempt's end agree even when the CPU has since written or evicted the line.
+    Picos snoop_hit(const BusTransaction& t, std::uint64_t addr, Picos snoop_at) const;
     // A delayed read asked for at `from`; `jitter` as above (0 for a read held in wait states).
     DelayedRead fetch(const BusTransaction& t, std::uint64_t addr, Picos from,
                       Picos jitter) const;
+    // The read of `t` (from `addr` to the end of the buffer) is taken: the snooped lines are
+    // written back.
+    void taken(const BusTransaction& t, std::uint64_t addr, std::uint64_t end);
     void pace(TargetOffer& o, const DelayedRead& d) const;
     void note_commit_wait(int master, Picos from) const;
     struct Pending {  // something this face does later
@@ -119,6 +129,12 @@ private:
     };
     std::vector<SplitRead> splits_;
     std::uint64_t reads_started_ = 0;  // delayed and split reads fetched, for read_jitter
+    struct SnoopAnswer {  // per master: its latest attempt's snoop
+        int master;
+        std::uint64_t tag, addr;
+        Picos start, hit;
+    };
+    mutable std::vector<SnoopAnswer> snoop_answers_;
     std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
     std::uint64_t seq_ = 0;
     struct ReadInFlight {

@@ -47,6 +47,8 @@ std::vector<ParamSpec> cpu_params() {
                "Interrupt entry and exit (vector, save/restore, EOI, softirq dispatch)."),
         number("cpu.cycles.timer_tick", "cycles", 500, 0, 1e6,
                "A driver timer firing (besides its register accesses)."),
+        number("cpu.cycles.copy_per_byte", "cycles/byte", 1, 0, 100,
+               "driver.copy: copying a packet into its descriptor's static buffer, per byte."),
         number("cpu.mmio_write_ns", "ns", 50, 0, 10000,
                "CPU time to issue a posted (uncached) register write."),
         number("cpu.interrupt_latency_ns", "ns", 500, 0, 100000,
@@ -67,6 +69,8 @@ CpuCosts CpuCosts::from(const Scenario& s) {
     c.poll_cycles = s.number("cpu.cycles.poll");
     c.interrupt_entry_exit_cycles = s.number("cpu.cycles.interrupt_entry_exit");
     c.timer_tick_cycles = s.number("cpu.cycles.timer_tick");
+    c.slab_batch_cycles = s.number("cpu.cycles.slab_batch");
+    c.copy_cycles_per_byte = s.number("cpu.cycles.copy_per_byte");
     c.mmio_write_ps = ns_to_ps(s.number("cpu.mmio_write_ns"));
     c.interrupt_latency_ps = ns_to_ps(s.number("cpu.interrupt_latency_ns"));
     return c;

@@ -19,6 +19,7 @@
 
 #include <systemc>
 
+#include "platform/cpu_cache.h"
 #include "platform/cpu_run_ahead.h"
 #include "platform/memory_path.h"
 #include "core/pci_types.h"
@@ -53,7 +54,7 @@ struct CpuCosts {
     double pktgen_loop_cycles = 150, skb_alloc_cycles = 300, skb_fill_cycles_per_byte = 0.1,
            xmit_frame_cycles = 400, per_descriptor_cycles = 50, clean_per_packet_cycles = 100,
            skb_free_cycles = 150, poll_cycles = 400, interrupt_entry_exit_cycles = 1000,
-           timer_tick_cycles = 500;
+           timer_tick_cycles = 500, slab_batch_cycles = 0, copy_cycles_per_byte = 1;
     Picos mmio_write_ps = 50000;          // CPU time to issue a posted register write
     Picos interrupt_latency_ps = 500000;  // INTA# to the handler starting (APIC delivery)
     static CpuCosts from(const Scenario& s);
@@ -73,6 +74,17 @@ public:
 
     // The hardware access layer the software uses.
     void charge(double cycles) { pending_ += static_cast<Picos>(cycles * cycle_ps_ + 0.5); }
+    // The software reads or writes [addr, addr+bytes) of host memory: each line not in the
+    // CPU's cache costs cpu.cache.miss_ns.  Nothing without a cache model.
+    void touch(std::uint64_t addr, std::uint32_t bytes, bool write) {
+        if (!cache_) return;
+        unsigned missed = cache_->touch(addr, bytes, write, now());
+        totals_.cache_misses += missed;
+        pending_ += missed * cache_->config().miss_ps;
+    }
+    void count_slab_batches(std::uint64_t n) { totals_.slab_batches += n; }
+    void use_cache(CpuCache* cache) { cache_ = cache; }  // before sc_start; null = none
+    const CpuCache* cache() const { return cache_; }
     void mmio_write(std::uint64_t addr, std::uint32_t value);
     std::uint32_t mmio_read(std::uint64_t addr);
     HostMemory& memory() { return memory_; }
@@ -88,6 +100,8 @@ public:
         Picos mmio_stall = 0;  // stalled on register reads
         Picos waiting = 0;     // nothing to do (pktgen spinning on a stopped queue)
         std::uint64_t mmio_reads = 0, mmio_writes = 0, interrupts = 0, timer_ticks = 0;
+        std::uint64_t cache_misses = 0;  // lines the software touched that were not cached
+        std::uint64_t slab_batches = 0;  // slab array refills and flushes its software made
     };
     const Totals& totals() const { return totals_; }
     void reset_totals() { totals_ = Totals{}; }
@@ -103,6 +117,7 @@ private:
     double cycle_ps_;
     HostBridge& host_;
     HostMemory& memory_;
+    CpuCache* cache_ = nullptr;
     CpuSoftware* software_ = nullptr;
     Picos timer_period_ = 0, next_timer_ = 0;
     Picos pending_ = 0;

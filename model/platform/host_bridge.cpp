@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "platform/cpu_cache.h"
 #include "run/scenario.h"
 #include "run/schema.h"
 #include "core/sim_time.h"
@@ -29,6 +30,10 @@ std::vector<ParamSpec> host_params() {
                "drawn uniformly from [0, this), seeded by simulation.seed (other traffic in the "
                "host bridge and memory). Keeps retry polling from quantizing the rate to the "
                "retry period."),
+        number("host.snoop_hit_ns", "ns", 150, 0, 5000,
+               "Coherent DMA: latency to the first cache line of a DMA read when a CPU cache "
+               "holds that line modified (the snoop hit: implicit write-back or cache-to-bridge "
+               "transfer), instead of host.memory_latency_ns. Only with cpu.cache.kib > 0."),
         number("host.mmio_down_ns", "ns", 100, 0, 10000,
                "CPU to the host bridge's output for a register access (posted write or "
                "read request)."),
@@ -47,6 +52,7 @@ HostConfig HostConfig::from(const Scenario& s) {
     c.line_transfer_ps = ns_to_ps(s.number("host.line_transfer_ns"));
     c.write_commit_ps = ns_to_ps(s.number("host.write_commit_ns"));
     c.read_jitter_ps = ns_to_ps(s.number("host.read_jitter_ns"));
+    c.snoop_hit_ps = ns_to_ps(s.number("host.snoop_hit_ns"));
     c.seed = static_cast<std::uint64_t>(s.integer("simulation.seed"));
     c.mmio_down_ps = ns_to_ps(s.number("host.mmio_down_ns"));
     c.mmio_up_ps = ns_to_ps(s.number("host.mmio_up_ns"));
@@ -65,10 +71,22 @@ Picos HostBridge::read_time(std::uint64_t addr, std::uint32_t bytes) const {
 }
 
 void HostBridge::posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) {
+    for (CpuCache* c : caches_) c->invalidate(addr, bytes);
     std::uint64_t first = addr / config_.cache_line_bytes;
     std::uint64_t last = (addr + (bytes ? bytes : 1) - 1) / config_.cache_line_bytes;
     writes_committed_ =
         std::max(writes_committed_, at) + (last - first + 1) * config_.write_commit_ps;
+}
+
+Picos HostBridge::snoop_hit_time(std::uint64_t addr, Picos at) const {
+    for (const CpuCache* c : caches_)
+        if (c->modified_at(addr, at)) return config_.snoop_hit_ps;
+    return 0;
+}
+
+void HostBridge::read_taken(std::uint64_t addr, std::uint32_t bytes, Picos at) {
+    if (snoop_hit_time(addr, at)) ++snoop_hits_;
+    for (CpuCache* c : caches_) c->written_back(addr, bytes, at);
 }
 
 Picos HostBridge::read_start(Picos at) const { return std::max(at, writes_committed_); }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 
@@ -14,6 +15,7 @@
 namespace pcisim {
 
 class Scenario;
+class CpuCache;
 
 // host.* (host_params() lists units, defaults and ranges).
 struct HostConfig {
@@ -25,6 +27,7 @@ struct HostConfig {
     Picos mmio_up_ps = 100000;         // a register read's value back into the CPU
     Picos write_commit_ps = 0;         // committing one line of a posted DMA write
     Picos read_jitter_ps = 0;          // a DMA read's extra latency is drawn from [0, this)
+    Picos snoop_hit_ps = 150000;       // first line of a DMA read modified in a CPU cache
     std::uint64_t seed = 1;            // simulation.seed, for the draws
     FaceConfig face;                   // its face on the segment below it (host.* keys too)
     static HostConfig from(const Scenario& s);
@@ -40,6 +43,15 @@ public:
     void posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) override;
     Picos read_start(Picos at) const override;
     Picos read_jitter(std::uint64_t n) const override;
+    // Coherent DMA: the CPU caches (platform/cpu_cache.h) this bridge snoops.  A DMA read's
+    // first line modified in one of them costs snoop_hit_ps instead of the memory latency; the
+    // further lines stream at the memory rate either way (the snoop of each overlaps the
+    // transfer of the one before).  A DMA write invalidates the lines it covers.
+    void snoop(CpuCache& cache) { caches_.push_back(&cache); }
+    Picos snoop_hit_time(std::uint64_t addr, Picos at) const override;
+    void read_taken(std::uint64_t addr, std::uint32_t bytes, Picos at) override;
+    std::uint64_t snoop_hits() const { return snoop_hits_; }  // reads whose first line hit
+    void reset_snoop_hits() { snoop_hits_ = 0; }
 
     // Where register accesses go: the face on the devices' segment, `down` after the CPU issues
     // them (this bridge's and every bridge's on the way); a read's value is back at the CPU `up`
@@ -58,6 +70,8 @@ private:
     MmioTarget* face_ = nullptr;
     Picos route_down_ = 0, route_up_ = 0;
     Picos writes_committed_ = 0;  // the last posted write is in memory then
+    std::vector<CpuCache*> caches_;
+    std::uint64_t snoop_hits_ = 0;
 };
 
 }  // namespace pcisim

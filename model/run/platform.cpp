@@ -1,5 +1,6 @@
 #include "run/platform.h"
 
+#include <algorithm>
 #include <string>
 
 #include "run/scenario.h"
@@ -20,6 +21,7 @@ PlatformConfig PlatformConfig::from(const Scenario& s) {
     }
     c.topology = Topology::from(s, c.host.cache_line_bytes);
     c.cpu = CpuCosts::from(s);
+    c.cache = CpuCacheConfig::from(s);
     c.driver = DriverOptions::from(s);
     c.pktgen = PktgenOptions::from(s);
     return c;
@@ -74,6 +76,16 @@ void Platform::add_transmitters() {
                                               *host_, *memory_));
         if (ports_on[c] > 1) schedulers_[c] = std::make_unique<CpuScheduler>(*cpus_[c]);
     }
+    // The CPU caches, snooped by the host bridge for coherent DMA.
+    if (config_.cache.enabled()) {
+        for (unsigned c = 0; c < topology.cpus; ++c) {
+            if (c == 0 || !config_.cache.shared) {
+                caches_.push_back(std::make_unique<CpuCache>(config_.cache));
+                host_->snoop(*caches_.back());
+            }
+            cpus_[c]->use_cache(caches_.back().get());
+        }
+    }
     const std::uint64_t ring_spacing = Platform::ring_spacing(topology.port_cpu.size());
     for (unsigned n = 0; n < topology.nics.size(); ++n) {
         const NicPlacement& placement = topology.nics[n];
@@ -101,11 +113,16 @@ void Platform::add_transmitters() {
         driver.pcix_82544 =
             placement.params.model == "82544" && segment.config().kind == BusKind::PciX;
         driver.full_tx_desc_writeback = placement.params.model != "82544";
+        // The copy driver sizes its buffers for the largest frame, one descriptor's worth.
+        driver.copy_buffer_bytes = std::min<std::uint32_t>(
+            E1000Driver::kMaxDataPerDescriptor,
+            std::max<std::uint32_t>(2048, SkbPool::buffer_bytes(traffic.size)));
         for (std::size_t k = first_port; k < ports_.size(); ++k) {
             PortSoftware& sw = *ports_[k];
             sw.driver = std::make_unique<E1000Driver>(
                 sw.cpu, driver, bar + sw.port * E1000::kBarBytes, kRingBase + k * ring_spacing,
-                [&sw](const Skb& skb) { sw.pktgen->free_skb(skb); });
+                [&sw](const Skb& skb) { sw.pktgen->free_skb(skb); },
+                [this](std::uint32_t bytes) { return skbs_->carve(bytes, bytes); });
             sw.pktgen = std::make_unique<Pktgen>(sw.cpu, *sw.driver, *skbs_, traffic);
             sw.enabled = traffic.enabled;
         }

@@ -34,6 +34,7 @@ struct PlatformConfig {
     std::vector<DmaMaster::Config> masters;    // the enabled synthetic masters
     Topology topology;                         // the NICs, card bridges, CPUs of the ports
     CpuCosts cpu;
+    CpuCacheConfig cache;
     DriverOptions driver;
     PktgenOptions pktgen;
 
@@ -89,6 +90,10 @@ public:
     // The segment NIC `nic` sits on: the platform's bus, or its card's.
     PciBus& nic_segment(std::size_t nic);
     const std::vector<std::unique_ptr<Cpu>>& cpus() const { return cpus_; }
+    const std::vector<std::unique_ptr<CpuCache>>& caches() const { return caches_; }
+    const HostBridge& host() const { return *host_; }
+    HostBridge& host() { return *host_; }
+    const SkbPool* skbs() const { return skbs_.get(); }
     // One per transmitting port, in the order of the NICs and their ports.
     const std::vector<std::unique_ptr<PortSoftware>>& ports() const { return ports_; }
 
@@ -122,6 +127,7 @@ private:
     std::unique_ptr<MmioRouter> mmio_router_;  // only with card bridges
     std::unique_ptr<SkbPool> skbs_;
     std::vector<std::unique_ptr<Cpu>> cpus_;
+    std::vector<std::unique_ptr<CpuCache>> caches_;  // one shared or one per CPU; none if off
     std::vector<std::unique_ptr<CpuScheduler>> schedulers_;  // CPUs with more than one port
     std::vector<std::unique_ptr<E1000>> nics_;
     std::vector<std::unique_ptr<PortSoftware>> ports_;

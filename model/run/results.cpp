@@ -116,7 +116,7 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     r["nics"] = nics;
     r["ports"] = ports;
     json cpus = json::array();
-    std::uint64_t mmio_reads = 0, mmio_writes = 0, queued = 0;
+    std::uint64_t mmio_reads = 0, mmio_writes = 0, queued = 0, cache_misses = 0, slab_batches = 0;
     for (std::size_t c = 0; c < platform.cpus().size(); ++c) {
         const auto& t = platform.cpus()[c]->totals();
         E1000Driver::Counters d;
@@ -133,13 +133,17 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
         queued += d.queued;
         mmio_reads += t.mmio_reads;
         mmio_writes += t.mmio_writes;
+        cache_misses += t.cache_misses;
+        slab_batches += t.slab_batches;
         json cpu = {{"busy_fraction", static_cast<double>(t.busy) / w},
                     {"mmio_stall_fraction", static_cast<double>(t.mmio_stall) / w},
                     {"waiting_fraction", static_cast<double>(t.waiting) / w},
                     {"interrupts", t.interrupts},
                     {"timer_ticks", t.timer_ticks},
                     {"mmio_reads", t.mmio_reads},
-                    {"mmio_writes", t.mmio_writes}};
+                    {"mmio_writes", t.mmio_writes},
+                    {"cache_misses", t.cache_misses},
+                    {"slab_batches", t.slab_batches}};
         cpu.update(driver_counters(d));
         cpus.push_back(cpu);
     }
@@ -147,6 +151,9 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     double n = sent ? static_cast<double>(sent) : 1;
     r["mmio_reads_per_packet"] = static_cast<double>(mmio_reads) / n;
     r["mmio_writes_per_packet"] = static_cast<double>(mmio_writes) / n;
+    r["cache_misses_per_packet"] = static_cast<double>(cache_misses) / n;
+    r["slab_batches_per_packet"] = static_cast<double>(slab_batches) / n;
+    r["snoop_hits_per_packet"] = static_cast<double>(platform.host().snoop_hits()) / n;
     r["packets_queued"] = queued;
 }
 
@@ -287,6 +294,10 @@ std::vector<MetricSpec> result_metrics() {
         {"cpus[].timer_ticks", "count", "Driver timer ticks it ran."},
         {"cpus[].mmio_reads", "count", "Register reads it made."},
         {"cpus[].mmio_writes", "count", "Register writes it made."},
+        {"cpus[].cache_misses", "count", "Cache lines its software touched that were not in its "
+         "cache (cpu.cache; 0 without a cache model)."},
+        {"cpus[].slab_batches", "count", "Slab array refills and flushes its software made "
+         "(batches moved between the per-CPU arrays and the slab lists)."},
         {"cpus[].packets_queued", "count", "Packets its driver accepted (xmit_frame)."},
         {"cpus[].packets_cleaned", "count", "Packets its driver cleaned (DD seen, skb freed)."},
         {"cpus[].queue_stops", "count", "Times its driver stopped the queue (ring full)."},
@@ -294,6 +305,11 @@ std::vector<MetricSpec> result_metrics() {
         {"cpus[].descriptors_queued", "count", "Descriptors its driver filled."},
         {"mmio_reads_per_packet", "reads/packet", "All CPUs' register reads over tx_frames."},
         {"mmio_writes_per_packet", "writes/packet", "All CPUs' register writes over tx_frames."},
+        {"cache_misses_per_packet", "lines/packet", "All CPUs' cache misses over tx_frames."},
+        {"slab_batches_per_packet", "batches/packet", "All CPUs' slab refills and flushes over "
+         "tx_frames."},
+        {"snoop_hits_per_packet", "reads/packet", "DMA reads whose first line was modified in a "
+         "CPU cache (coherent DMA: host.snoop_hit_ns), over tx_frames."},
         {"packets_queued", "count", "Packets all drivers accepted in the window."},
     };
     m.insert(m.end(), rest.begin(), rest.end());

@@ -84,6 +84,7 @@ const std::vector<ParamSpec>& schema() {
         std::vector<ParamSpec> v;
         for (auto part : {scenario_params, simulation_params, bus_params, host_params, bridge_params,
                           dma_master_params, nic_params, driver_params, pktgen_params, cpu_params,
+                          cpu_cache_params, slab_params,
                           topology_params, testing_params})
             for (auto& p : part()) v.push_back(std::move(p));
         return v;
@@ -164,11 +165,22 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
         const auto line = doc["host"]["cache_line_bytes"].get<std::uint64_t>();
         const std::uint64_t packets =
             ring / ((size + kMaxDataPerDescriptor - 1) / kMaxDataPerDescriptor);
-        const std::uint64_t buffers = clone == 0 ? packets + 1 : (packets + clone - 1) / clone + 2;
         std::uint64_t buffer_bytes = 64;  // the smallest size class
         while (buffer_bytes < SkbPool::kHeadroom + size) buffer_bytes *= 2;
         buffer_bytes = std::max(buffer_bytes, line);
-        needed = kSkbBase + ports * buffers * buffer_bytes;
+        // Besides those in flight, each CPU's slab array keeps up to its limit free, and a
+        // refill brings a batch more.
+        const std::uint64_t buffers =
+            (clone == 0 ? packets + 1 : (packets + clone - 1) / clone + 2) +
+            SlabCache::array_limit(static_cast<std::uint32_t>(buffer_bytes)) * 3 / 2 + 1;
+        const std::uint64_t skb_structs = buffers + 60;  // their sk_buffs, 256 B each
+        needed = kSkbBase + ports * (buffers * buffer_bytes + skb_structs * SkbPool::kSkbStructBytes);
+        if (doc["driver"]["copy"].get<bool>()) {
+            // One static buffer per descriptor, aligned to its size (Platform).
+            std::uint64_t copy_bytes = std::min<std::uint64_t>(
+                kMaxDataPerDescriptor, std::max<std::uint64_t>(2048, buffer_bytes));
+            needed += ports * (ring + 1) * copy_bytes;
+        }
         what = std::to_string(ports * buffers) + " socket buffers of " +
                std::to_string(buffer_bytes) + " B (driver.ring_size " + std::to_string(ring) +
                ", packet.size " + std::to_string(size) + ") above the first 4 MiB";
@@ -252,6 +264,17 @@ void check_combinations(const json& doc, std::vector<std::string>& problems) {
         problems.push_back("driver.ring_size: " + ring.dump() +
                            " is not a multiple of 8; expected a multiple of 8 (TDLEN is a "
                            "multiple of 128 bytes)");
+    // The cache's sets index by line number bits: a power of two of them.
+    const json& cache = doc["cpu"]["cache"];
+    const auto kib = cache["kib"].get<std::uint64_t>();
+    const auto ways = cache["ways"].get<std::uint64_t>();
+    const auto line = doc["host"]["cache_line_bytes"].get<std::uint64_t>();
+    const std::uint64_t sets = kib * 1024 / (ways * line);
+    if (kib && (sets == 0 || (sets & (sets - 1)) || sets * ways * line != kib * 1024))
+        problems.push_back("cpu.cache.kib: " + cache["kib"].dump() + " in " + cache["ways"].dump() +
+                           " ways of " + std::to_string(line) +
+                           "-byte lines gives no power-of-two number of sets; expected kib * "
+                           "1024 / (ways * host.cache_line_bytes) a power of two");
     check_module_names(doc, problems);
     check_host_memory(doc, problems);
     check_topology(doc, problems);

@@ -53,6 +53,8 @@ std::vector<ParamSpec> nic_params();
 std::vector<ParamSpec> driver_params();
 std::vector<ParamSpec> pktgen_params();
 std::vector<ParamSpec> cpu_params();
+std::vector<ParamSpec> cpu_cache_params();
+std::vector<ParamSpec> slab_params();
 std::vector<ParamSpec> topology_params();  // nics[], card_bridges[]: model/run/topology.cpp
 std::vector<ParamSpec> testing_params();  // test-only fault injection (model/run/fault_injection.cpp)
 

@@ -269,6 +269,7 @@ void Simulation::open_window() {
     for (auto& m : platform.masters()) m->reset_totals();
     for (auto& nic : platform.nics()) nic->reset_stats();
     for (auto& cpu : platform.cpus()) cpu->reset_totals();
+    platform.host().reset_snoop_hits();
     for (auto& sw : platform.ports()) sw->driver->reset_counters();
     for (auto& f : p.frames) f.open_window();
 }
@@ -302,7 +303,9 @@ void Simulation::take_shortcuts() {
     if (p.recorder) return;
     for (auto& nic : p.platform->nics()) nic->set_lazy_wire(true);
     const auto& cpus = p.platform->cpus();
-    for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1);
+    // A CPU cache is snooped at the bus's time: the CPU's touches must come in time order.
+    const bool cached = !p.platform->caches().empty();
+    for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1 && !cached);
 }
 
 // Simulates `duration` more and brings what is kept lazily up to the new time, so that every

@@ -1,6 +1,8 @@
 #include "software/e1000_driver.h"
 
 #include <algorithm>
+#include <cstring>
+#include <stdexcept>
 
 #include "platform/cpu.h"
 #include "e1000/e1000_regs.h"
@@ -45,6 +47,11 @@ std::vector<ParamSpec> driver_params() {
                 "0 = never."),
         number("driver.cleanup_timer_us", "us", 1000, 10, 1e6,
                "Period of the cleanup timer of notxints / tdt_from_timer."),
+        boolean("driver.copy", false,
+                "The copy driver of the 2004 threads: one static buffer per descriptor, "
+                "allocated at ring set-up (2 KiB, or the next power of two above the frame, "
+                "at most 4 KiB); tx_map copies the packet into it (cpu.cycles.copy_per_byte) "
+                "and the NIC reads that buffer; skbs are freed at cleanup as in stock."),
     };
 }
 
@@ -61,21 +68,33 @@ DriverOptions DriverOptions::from(const Scenario& s) {
     o.tdt_from_timer = s.boolean("driver.tdt_from_timer");
     o.clean_at_xmit = static_cast<unsigned>(s.integer("driver.clean_at_xmit"));
     o.cleanup_timer_us = s.number("driver.cleanup_timer_us");
+    o.copy = s.boolean("driver.copy");
     o.ignore_ring_space = s.boolean("testing.driver_ignore_ring_space");
     return o;
 }
 
 E1000Driver::E1000Driver(Cpu& cpu, const DriverOptions& options, std::uint64_t bar,
-                         std::uint64_t ring_base, std::function<void(const Skb&)> free_skb)
+                         std::uint64_t ring_base, std::function<void(const Skb&)> free_skb,
+                         std::function<std::uint64_t(std::uint32_t)> static_buffer)
     : cpu_(cpu),
       options_(options),
       bar_(bar),
       ring_base_(ring_base),
       free_skb_(std::move(free_skb)),
+      static_buffer_(std::move(static_buffer)),
       buffer_info_(options.ring_size) {}
+
+std::uint64_t E1000Driver::ring_region_bytes(unsigned ring_size) {
+    return 16ull * ring_size + 64 + kBufferInfoBytes * ring_size;
+}
 
 void E1000Driver::configure_tx() {
     HostMemory& mem = cpu_.memory();
+    if (options_.copy) {
+        if (!static_buffer_) throw std::logic_error("driver.copy without static buffers");
+        for (unsigned i = 0; i < options_.ring_size; ++i)
+            copy_buffers_.push_back(static_buffer_(options_.copy_buffer_bytes));
+    }
     std::vector<std::uint8_t> zero(16ull * options_.ring_size, 0);
     mem.write(ring_base_, zero.data(), zero.size());
     cpu_.mmio_write(bar_ + kTdbal, static_cast<std::uint32_t>(ring_base_));
@@ -118,6 +137,8 @@ unsigned E1000Driver::descriptors_in_use() const { return options_.ring_size - 1
 E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
     const CpuCosts& c = cpu_.costs();
     cpu_.charge(c.xmit_frame_cycles);
+    cpu_.touch(skb.meta, 64, false);              // skb->len, ->data
+    cpu_.touch(ring_state_addr(), 64, true);      // next_to_use, the tx lock
     if (options_.clean_at_xmit && descriptors_in_use() > options_.clean_at_xmit)
         wake_if_cleaned(clean_tx_irq());
     // TXD_USE_COUNT: one descriptor per 4 KB; the 82544 workaround may add one per buffer.
@@ -148,14 +169,17 @@ unsigned E1000Driver::tx_map(const Skb& skb) {
         std::uint32_t size = std::min(len, kMaxDataPerDescriptor);
         // 82544 in PCI-X mode (errata): a buffer must not end in the first dword of a qword
         // (address bit 2 clear); shorten it by 4 bytes, the rest goes in one more descriptor.
-        std::uint64_t last_byte = skb.data + offset + size - 1;
+        std::uint64_t dma = options_.copy ? copy_buffers_[i] : skb.data + offset;
+        std::uint64_t last_byte = dma + size - 1;
         if (options_.pcix_82544 && !(last_byte & 4) && size > 4) size -= 4;
+        if (options_.copy) copy_to_static(skb, offset, size, i);
         BufferInfo& b = buffer_info_[i];
         b.skb = skb;
         b.owns_skb = false;
-        b.dma = skb.data + offset;
+        b.dma = dma;
         b.length = size;
         cpu_.charge(c.per_descriptor_cycles);
+        cpu_.touch(info_addr(i), kBufferInfoBytes, true);
         len -= size;
         offset += size;
         last = i;
@@ -165,6 +189,19 @@ unsigned E1000Driver::tx_map(const Skb& skb) {
     buffer_info_[last].owns_skb = true;
     buffer_info_[next_to_use_].next_to_watch = last;
     return used;
+}
+
+// The copy driver's tx_map (skb_copy_bits): the CPU reads the skb's data and writes it to the
+// descriptor's static buffer, whose lines are then modified in its cache when the NIC reads them.
+void E1000Driver::copy_to_static(const Skb& skb, std::uint32_t offset, std::uint32_t size,
+                                 unsigned i) {
+    HostMemory& mem = cpu_.memory();
+    if (size > options_.copy_buffer_bytes)
+        throw std::logic_error("driver.copy: a descriptor's data does not fit its buffer");
+    std::memcpy(mem.span(copy_buffers_[i], size), mem.span(skb.data + offset, size), size);
+    cpu_.charge(cpu_.costs().copy_cycles_per_byte * size);
+    cpu_.touch(skb.data + offset, size, false);
+    cpu_.touch(copy_buffers_[i], size, true);
 }
 
 void E1000Driver::tx_queue(unsigned first, unsigned count) {
@@ -178,6 +215,7 @@ void E1000Driver::tx_queue(unsigned first, unsigned count) {
         d.cmd = kCmdIfcs;
         if (n + 1 == count) d.cmd = txd_cmd_;
         mem.write(desc_addr(i), &d, sizeof d);
+        cpu_.touch(desc_addr(i), sizeof d, true);
         if (++i == options_.ring_size) i = 0;
     }
     next_to_use_ = i;
@@ -195,6 +233,8 @@ void E1000Driver::free_descriptor(unsigned i) {
     b = BufferInfo{};
     TxDescriptor zero{};
     cpu_.memory().write(desc_addr(i), &zero, sizeof zero);
+    cpu_.touch(info_addr(i), kBufferInfoBytes, true);
+    cpu_.touch(desc_addr(i), sizeof zero, true);
 }
 
 unsigned E1000Driver::free_packet(unsigned first, unsigned eop) {
@@ -217,6 +257,8 @@ bool E1000Driver::clean_tx_irq() {
         unsigned eop = buffer_info_[i].next_to_watch;
         TxDescriptor d;
         mem.read(desc_addr(eop), &d, sizeof d);
+        cpu_.touch(info_addr(i), kBufferInfoBytes, false);  // next_to_watch
+        cpu_.touch(desc_addr(eop), sizeof d, false);         // the DD bit
         if (!(d.status & kStaDd)) break;
         i = free_packet(i, eop);
         cleaned = true;
@@ -232,6 +274,7 @@ bool E1000Driver::clean_tx_to(unsigned hw_head) {
     // FIFO; free whole packets only.
     while (i != hw_head && i != next_to_use_) {
         unsigned eop = buffer_info_[i].next_to_watch;
+        cpu_.touch(info_addr(i), kBufferInfoBytes, false);
         unsigned span = (eop + options_.ring_size - i) % options_.ring_size;
         unsigned avail = (hw_head + options_.ring_size - i) % options_.ring_size;
         if (span >= avail) break;

@@ -27,6 +27,10 @@ struct DriverOptions {
     bool tdt_from_timer = false;         // write TDT only from the cleanup timer
     unsigned clean_at_xmit = 0;          // clean in xmit when more descriptors are in use
     double cleanup_timer_us = 1000;
+    bool copy = false;                   // copy each packet into a static per-descriptor buffer
+    // The copy driver's buffer per descriptor: sized at ring set-up for the largest frame (the
+    // MTU's), not a driver.* key: the platform sets it from packet.size.
+    std::uint32_t copy_buffer_bytes = 2048;
     // What probe learns from the device (its ID, STATUS.PCIX_MODE), not a driver.* key: an
     // 82544 on a PCI-X bus, which needs the dword-alignment workaround.  The platform sets it.
     bool pcix_82544 = false;
@@ -44,8 +48,13 @@ public:
     static constexpr std::uint32_t kMaxDataPerDescriptor = 4096;  // E1000_MAX_DATA_PER_TXD
 
     // `bar` is the port's register base; the ring lives at `ring_base` in host memory.
+    // `static_buffer` (driver.copy) hands out the per-descriptor buffers at ring set-up.
     E1000Driver(Cpu& cpu, const DriverOptions& options, std::uint64_t bar,
-                std::uint64_t ring_base, std::function<void(const Skb&)> free_skb);
+                std::uint64_t ring_base, std::function<void(const Skb&)> free_skb,
+                std::function<std::uint64_t(std::uint32_t)> static_buffer = {});
+    // Where the driver's own state sits in host memory after its ring (the tx_ring structure
+    // and the buffer_info array), for the CPU cache: the ring region must hold this much.
+    static std::uint64_t ring_region_bytes(unsigned ring_size);
 
     void configure_tx();                    // probe/open: registers, ring, interrupts
     enum class TxResult { Ok, Busy };
@@ -87,11 +96,18 @@ private:
     void write_tdt();
     void wake_if_cleaned(bool cleaned);
     std::uint64_t desc_addr(unsigned i) const { return ring_base_ + 16ull * i; }
+    // struct e1000_buffer of 2.6.9 on i386: skb, dma, length, time_stamp, next_to_watch.
+    static constexpr std::uint32_t kBufferInfoBytes = 24;
+    std::uint64_t ring_state_addr() const { return ring_base_ + 16ull * options_.ring_size; }
+    std::uint64_t info_addr(unsigned i) const { return ring_state_addr() + 64 + kBufferInfoBytes * i; }
+    void copy_to_static(const Skb& skb, std::uint32_t offset, std::uint32_t size, unsigned i);
 
     Cpu& cpu_;
     DriverOptions options_;
     std::uint64_t bar_, ring_base_;
     std::function<void(const Skb&)> free_skb_;
+    std::function<std::uint64_t(std::uint32_t)> static_buffer_;
+    std::vector<std::uint64_t> copy_buffers_;  // driver.copy: one per descriptor
     std::vector<BufferInfo> buffer_info_;
     unsigned next_to_use_ = 0, next_to_clean_ = 0;
     unsigned tdt_pending_ = 0;               // packets queued since the last TDT write

@@ -50,10 +50,22 @@ bool Pktgen::has_work() const {
     return !driver_.queue_stopped() && (options_.count == 0 || sent_ < options_.count);
 }
 
+void Pktgen::charge_slab_batches(std::uint64_t before) {
+    std::uint64_t batches = pool_.slab_batches() - before;
+    if (!batches) return;
+    cpu_.count_slab_batches(batches);
+    cpu_.charge(batches * cpu_.costs().slab_batch_cycles);
+}
+
 Skb Pktgen::fill_packet() {
     const CpuCosts& c = cpu_.costs();
     cpu_.charge(c.skb_alloc_cycles + c.skb_fill_cycles_per_byte * options_.size);
-    Skb skb = pool_.allocate(options_.size);
+    std::uint64_t batches = pool_.slab_batches();
+    Skb skb = pool_.allocate(options_.size, &cpu_);
+    charge_slab_batches(batches);
+    // alloc_skb clears the sk_buff; pktgen writes the headers and fills the payload.
+    cpu_.touch(skb.meta, SkbPool::kSkbStructBytes, true);
+    cpu_.touch(skb.data, skb.len, true);
     std::uint8_t* frame = cpu_.memory().span(skb.data, skb.len);
     std::memset(frame, 0, skb.len);
     std::memcpy(frame + kPktgenMagicOffset, &kPktgenMagic, sizeof kPktgenMagic);
@@ -68,15 +80,16 @@ void Pktgen::run_once() {
         cpu_.charge((next_send_ - cpu_.now()) / 1e6 * c.clock_mhz);
     cpu_.charge(c.pktgen_loop_cycles);
     if (!have_skb_ || options_.clone_skb == 0 || clone_uses_ >= options_.clone_skb) {
-        if (have_skb_) pool_.release(skb_);  // pktgen's own reference
+        if (have_skb_) release(skb_);  // pktgen's own reference
         skb_ = fill_packet();
         have_skb_ = true;
         clone_uses_ = 0;
     }
-    pool_.hold(skb_);  // the driver's reference, dropped at clean time
+    pool_.hold(skb_);  // the driver's reference (atomic_inc of skb->users), dropped at clean
+    cpu_.touch(skb_.meta, 4, true);
     Picos xmit = cpu_.now();
     if (driver_.xmit_frame(skb_) == E1000Driver::TxResult::Busy) {
-        pool_.release(skb_);
+        pool_.release(skb_, &cpu_);  // never the last user: pktgen still holds it
         return;  // retried when the queue wakes
     }
     if (on_xmit_) on_xmit_(xmit);
@@ -86,8 +99,17 @@ void Pktgen::run_once() {
     next_send_ = cpu_.now() + options_.ipg;
 }
 
+// kfree_skb: drop a reference (skb->users); the last one frees the buffer and the sk_buff into
+// this CPU's slab arrays.
+void Pktgen::release(const Skb& skb) {
+    cpu_.touch(skb.meta, 4, true);
+    std::uint64_t batches = pool_.slab_batches();
+    pool_.release(skb, &cpu_);
+    charge_slab_batches(batches);
+}
+
 void Pktgen::free_skb(const Skb& skb) {
-    pool_.release(skb);
+    release(skb);
     // The driver's dev_kfree_skb; the buffer really goes back to the slab only at the last user.
     if (options_.clone_skb == 0) cpu_.charge(cpu_.costs().skb_free_cycles);
 }

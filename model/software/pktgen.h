@@ -50,6 +50,8 @@ public:
 
 private:
     Skb fill_packet();
+    void release(const Skb& skb);
+    void charge_slab_batches(std::uint64_t before);  // the batches since `before`
 
     Cpu& cpu_;
     E1000Driver& driver_;

@@ -1,5 +1,6 @@
 #include "software/skb_pool.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace pcisim {
@@ -12,45 +13,80 @@ unsigned size_class(std::uint32_t bytes) {
 }
 }  // namespace
 
-SkbPool::SkbPool(std::uint64_t base, std::uint64_t bytes, unsigned cache_line_bytes)
-    : end_(base + bytes), next_(base), line_(cache_line_bytes), free_by_class_(16) {}
+std::uint32_t SkbPool::buffer_bytes(std::uint32_t frame_len) {
+    return 64u << size_class(kHeadroom + frame_len);
+}
 
-Skb SkbPool::allocate(std::uint32_t frame_len) {
-    std::uint32_t need = kHeadroom + frame_len;
-    unsigned c = size_class(need);
-    int id;
-    if (!free_by_class_.at(c).empty()) {
-        id = free_by_class_[c].back();
-        free_by_class_[c].pop_back();
-    } else {
-        std::uint32_t size = 64u << c;
-        std::uint64_t head = (next_ + line_ - 1) / line_ * line_;
-        if (head + size > end_)
+SkbPool::SkbPool(std::uint64_t base, std::uint64_t bytes, unsigned cache_line_bytes)
+    : end_(base + bytes), next_(base), line_(cache_line_bytes), data_caches_(16) {
+    // The sk_buffs come from the top of the region down, the buffers from the bottom up, so a
+    // buffer's address does not depend on how many sk_buffs there are.
+    struct_cache_ = std::make_unique<SlabCache>(kSkbStructBytes, [this] {
+        if (end_ < next_ + kSkbStructBytes)
             throw std::runtime_error("skb pool exhausted: more buffers in flight than the "
                                      "host memory region holds");
-        next_ = head + size;
-        id = static_cast<int>(slots_.size());
-        slots_.push_back({head, size, 0});
-    }
+        end_ -= kSkbStructBytes;
+        structs_.push_back(end_);
+        return static_cast<int>(structs_.size() - 1);
+    });
+}
+
+std::uint64_t SkbPool::carve(std::uint32_t bytes, std::uint32_t align) {
+    align = std::max(align, line_);
+    std::uint64_t at = (next_ + align - 1) / align * align;
+    if (at + bytes > end_)
+        throw std::runtime_error("skb pool exhausted: more buffers in flight than the "
+                                 "host memory region holds");
+    next_ = at + bytes;
+    return at;
+}
+
+SlabCache& SkbPool::data_cache(std::uint32_t size) {
+    std::unique_ptr<SlabCache>& c = data_caches_.at(size_class(size));
+    if (!c)
+        c = std::make_unique<SlabCache>(size, [this, size] {
+            std::uint64_t head = carve(size);
+            slots_.push_back({head, size, 0});
+            struct_of_slot_.push_back(-1);
+            return static_cast<int>(slots_.size() - 1);
+        });
+    return *c;
+}
+
+Skb SkbPool::allocate(std::uint32_t frame_len, const void* cpu) {
+    // alloc_skb: the sk_buff first, then the data buffer.
+    int meta = struct_cache_->allocate(cpu);
+    int id = data_cache(buffer_bytes(frame_len)).allocate(cpu);
     slots_[id].users = 1;
+    struct_of_slot_[id] = meta;
     ++in_use_;
     Skb skb;
     skb.id = id;
     skb.head = slots_[id].head;
     skb.data = skb.head + kHeadroom - kEthHeader;
     skb.len = frame_len;
+    skb.meta = structs_[meta];
     return skb;
 }
 
 void SkbPool::hold(const Skb& skb) { ++slots_.at(skb.id).users; }
 
-void SkbPool::release(const Skb& skb) {
+bool SkbPool::release(const Skb& skb, const void* cpu) {
     Slot& s = slots_.at(skb.id);
     if (s.users == 0) throw std::logic_error("skb released twice");
-    if (--s.users == 0) {
-        free_by_class_[size_class(s.size)].push_back(skb.id);
-        --in_use_;
-    }
+    if (--s.users) return false;
+    // kfree_skbmem: the data buffer, then the sk_buff.
+    data_cache(s.size).free(skb.id, cpu);
+    struct_cache_->free(struct_of_slot_[skb.id], cpu);
+    --in_use_;
+    return true;
+}
+
+std::uint64_t SkbPool::slab_batches() const {
+    std::uint64_t n = struct_cache_->counters().refills + struct_cache_->counters().flushes;
+    for (const auto& c : data_caches_)
+        if (c) n += c->counters().refills + c->counters().flushes;
+    return n;
 }
 
 }  // namespace pcisim

@@ -9,6 +9,7 @@
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
 #include "tools/explain/critical_path.h"
+#include "tools/explain/host_data.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
 #include "software/pktgen.h"
@@ -87,6 +88,8 @@ int explain(const Args& args) {
         x["scenario"] = s->text("name");
         x["resolved_scenario"] = s->resolved();
         x["provenance"] = provenance();
+        nlohmann::json host_data = host_data_costs(*s, results);
+        if (!host_data.is_null()) x["host_data"] = host_data;
         x["run"] = {{"tx_pps", results.value("tx_pps", 0.0)},
                     {"wire_limit_pps", results.value("wire_limit_pps", 0.0)},
                     {"window_us", results["window_us"]}};

@@ -433,6 +433,21 @@ std::string explain_text(const json& x) {
         o << "  " << std::left << std::setw(76) << p["mechanism"].get<std::string>() << std::right
           << std::setw(8) << p["byte_times"].get<double>() << "\n";
 
+    if (x.contains("host_data") && !x["host_data"].is_null()) {
+        const json& h = x["host_data"];
+        o << "\nwhere the bytes are, per packet (CPU time; the snoop's on the DMA read):\n"
+          << std::setprecision(2) << "  cache misses         " << std::setw(7)
+          << h["cache_misses_per_packet"].get<double>() << "  " << std::setprecision(1)
+          << std::setw(8) << h["cache_miss_ns_per_packet"].get<double>() << " ns\n"
+          << std::setprecision(2) << "  slab refills/flushes " << std::setw(7)
+          << h["slab_batches_per_packet"].get<double>() << "  " << std::setprecision(1)
+          << std::setw(8) << h["slab_batch_ns_per_packet"].get<double>() << " ns\n"
+          << std::setprecision(2) << "  snoop hits           " << std::setw(7)
+          << h["snoop_hits_per_packet"].get<double>() << "  " << std::setprecision(1)
+          << std::setw(8) << h["snoop_extra_ns_per_packet"].get<double>()
+          << " ns beyond the memory latency\n";
+    }
+
     const json& t = x["timeline"];
     o << "\ntimeline of packet " << t["packet"] << " (one engine period of "
       << t["period_ns"].get<double>() << " ns from its data read at " << std::setprecision(3)

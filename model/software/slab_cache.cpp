@@ -1,0 +1,62 @@
+#include "software/slab_cache.h"
+
+#include <algorithm>
+
+#include "run/scenario.h"
+#include "run/schema.h"
+
+namespace pcisim {
+
+std::vector<ParamSpec> slab_params() {
+    return {
+        number("cpu.cycles.slab_batch", "cycles", 0, 0, 1e6,
+               "Moving one batch of objects between a CPU's slab array and the slab lists "
+               "(refill on allocation from an empty array, flush on freeing into a full one): "
+               "the cache's lock and the slab bookkeeping of the 2.6 SLAB allocator."),
+    };
+}
+
+// mm/slab.c, enable_cpucache() of 2.6.9: the per-CPU array limit by object size.
+unsigned SlabCache::array_limit(std::uint32_t object_bytes) {
+    if (object_bytes <= 256) return 120;
+    if (object_bytes <= 1024) return 54;
+    if (object_bytes <= 4096) return 24;
+    return 8;
+}
+
+SlabCache::SlabCache(std::uint32_t object_bytes, std::function<int()> grow)
+    : limit_(array_limit(object_bytes)), batch_((limit_ + 1) / 2), grow_(std::move(grow)) {}
+
+int SlabCache::allocate(const void* cpu) {
+    std::vector<int>& array = arrays_[cpu];
+    if (array.empty()) {
+        // cache_alloc_refill: a batch from the slab lists, growing the cache when they are empty.
+        ++counters_.refills;
+        for (unsigned n = 0; n < batch_; ++n) {
+            if (lists_.empty()) {
+                array.push_back(grow_());
+            } else {
+                array.push_back(lists_.back());
+                lists_.pop_back();
+            }
+        }
+        // The refill's objects in the order the CPU will take them: the first taken on top.
+        std::reverse(array.begin(), array.end());
+    }
+    int object = array.back();
+    array.pop_back();
+    return object;
+}
+
+void SlabCache::free(int object, const void* cpu) {
+    std::vector<int>& array = arrays_[cpu];
+    if (array.size() >= limit_) {
+        // cache_flusharray: the oldest batchcount objects go back to the slab lists.
+        ++counters_.flushes;
+        lists_.insert(lists_.end(), array.begin(), array.begin() + batch_);
+        array.erase(array.begin(), array.begin() + batch_);
+    }
+    array.push_back(object);
+}
+
+}  // namespace pcisim

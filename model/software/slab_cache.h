@@ -1,0 +1,46 @@
+// One kmem_cache of the 2.6-era SLAB allocator (mm/slab.c), as far as its cost shows: each CPU
+// allocates from and frees into its own array of free objects (last in, first out: the hot one
+// first); an empty array is refilled with `batchcount` objects from the cache's slab lists, a
+// full one flushes its `batchcount` oldest objects back to them, and each such batch costs the
+// CPU the slab lists' locking and bookkeeping (cpu.cycles.slab_batch).  enable_cpucache() sizes
+// the arrays by object size: 120 objects up to 256 bytes, 54 up to 1 KiB, 24 up to a page, 8
+// beyond; batchcount is half the limit.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+namespace pcisim {
+
+class Scenario;
+struct ParamSpec;
+
+class SlabCache {
+public:
+    // `grow` makes a new object (cache_grow: a fresh slab) and returns its id.
+    SlabCache(std::uint32_t object_bytes, std::function<int()> grow);
+
+    static unsigned array_limit(std::uint32_t object_bytes);
+    unsigned limit() const { return limit_; }
+    unsigned batchcount() const { return batch_; }
+
+    // `cpu` names the CPU whose array is used (any stable key, one per CPU).
+    int allocate(const void* cpu);
+    void free(int object, const void* cpu);
+
+    struct Counters {
+        std::uint64_t refills = 0, flushes = 0;  // batches moved to or from the slab lists
+    };
+    const Counters& counters() const { return counters_; }
+
+private:
+    unsigned limit_, batch_;
+    std::function<int()> grow_;
+    std::unordered_map<const void*, std::vector<int>> arrays_;  // per CPU, top = hottest
+    std::vector<int> lists_;                                    // free objects in the slabs
+    Counters counters_;
+};
+
+}  // namespace pcisim

@@ -1,0 +1,168 @@
+// Where the bytes are: the CPU cache (LRU, write-back), the slab's per-CPU arrays, and the host
+// bridge's snoop of the CPU caches for DMA reads (coherent DMA).
+#include <catch2/catch.hpp>
+
+#include "platform/cpu_cache.h"
+#include "platform/host_bridge.h"
+#include "platform/pci_bridge.h"
+#include "run/scenario.h"
+#include "run/simulation.h"
+#include "software/slab_cache.h"
+#include "tools/explain/critical_path.h"
+#include "tools/explain/host_data.h"
+#include "test_support.h"
+
+using namespace pcisim;
+using nlohmann::json;
+
+namespace {
+
+CpuCacheConfig small_cache() {  // 4 KiB: 16 sets of 4 ways of 64-byte lines
+    CpuCacheConfig c;
+    c.bytes = 4096;
+    c.ways = 4;
+    c.line_bytes = 64;
+    return c;
+}
+
+json run(const std::string& name, std::vector<std::string> sets, double us = 2000) {
+    for (auto& o : test::fixed_window(us, 300)) sets.push_back(o);
+    Scenario s = Scenario::load(test::scenario_path(name), sets);
+    Simulation sim(s);
+    return sim.run();
+}
+
+}  // namespace
+
+TEST_CASE("a ring of lines larger than the cache misses on every pass; a smaller one hits") {
+    CpuCache cache(small_cache());
+    auto pass = [&](unsigned lines) {
+        unsigned missed = 0;
+        for (unsigned i = 0; i < lines; ++i) missed += cache.touch(0x10000 + 64ull * i, 16, true, 0);
+        return missed;
+    };
+    // 64 lines fit exactly: the second pass hits every line.
+    CHECK(pass(64) == 64);
+    CHECK(pass(64) == 0);
+    // 65 lines in LRU order: each set sees one line more than it has ways, so every touch
+    // finds its line evicted by the one before (the cleanup of a ring larger than the cache).
+    CpuCache big_ring(small_cache());
+    unsigned first = 0, second = 0;
+    for (unsigned i = 0; i < 80; ++i) first += big_ring.touch(0x10000 + 64ull * i, 16, false, 0);
+    for (unsigned i = 0; i < 80; ++i) second += big_ring.touch(0x10000 + 64ull * i, 16, false, 0);
+    CHECK(first == 80);
+    CHECK(second == 80);
+}
+
+TEST_CASE("a line the CPU wrote before a DMA read starts costs that read a snoop hit, once") {
+    HostConfig hc;
+    hc.memory_latency_ps = 240000;
+    hc.snoop_hit_ps = 400000;
+    HostBridge host("host", hc);
+    CpuCache cache(small_cache());
+    host.snoop(cache);
+    cache.touch(0x2000, 60, true, 1000000);  // written at 1 us (CPU time)
+    CHECK(host.snoop_hit_time(0x2002, 999999) == 0);        // a read before the write: memory
+    CHECK(host.snoop_hit_time(0x2002, 1000000) == 400000);  // from the write on: the cache
+    CHECK(host.snoop_hit_time(0x2040, 2000000) == 0);       // the next line was never written
+    // Through a bridge the hit costs the bridge's way up and down too.
+    BridgeConfig bc;
+    bc.upstream_latency_ps = bc.downstream_latency_ps = 100000;
+    PciBridge bridge("bridge", bc, host);
+    CHECK(bridge.snoop_hit_time(0x2002, 2000000) == 600000);
+    // The read takes the line at 2 us: written back, so a later read gets it from memory, but
+    // the same read asked again still sees the hit it was promised.
+    host.read_taken(0x2002, 60, 2000000);
+    CHECK(host.snoop_hits() == 1);
+    CHECK(host.snoop_hit_time(0x2002, 2000000) == 400000);
+    CHECK(host.snoop_hit_time(0x2002, 2000001) == 0);
+    // Written again: modified again; a DMA write drops the line from the cache.
+    cache.touch(0x2010, 4, true, 3000000);
+    CHECK(host.snoop_hit_time(0x2002, 3000000) == 400000);
+    host.posted_write(0x2000, 16, 3500000);
+    CHECK(host.snoop_hit_time(0x2002, 4000000) == 0);
+    CHECK(cache.touch(0x2000, 4, false, 4000000) == 1);
+}
+
+TEST_CASE("slab arrays are refilled and flushed in batches of half their limit") {
+    int grown = 0;
+    SlabCache skb_heads(256, [&] { return grown++; });
+    CHECK(skb_heads.limit() == 120);
+    CHECK(skb_heads.batchcount() == 60);
+    CHECK(SlabCache::array_limit(1024) == 54);
+    CHECK(SlabCache::array_limit(2048) == 24);
+    int cpu0 = 0, cpu1 = 0;
+    std::vector<int> held;
+    for (int i = 0; i < 61; ++i) held.push_back(skb_heads.allocate(&cpu0));
+    CHECK(skb_heads.counters().refills == 2);  // 60 objects, then 60 more for the 61st
+    CHECK(grown == 120);
+    // Freeing everything back: the array holds 120 (the 59 left plus 61), no flush yet.
+    for (int o : held) skb_heads.free(o, &cpu0);
+    CHECK(skb_heads.counters().flushes == 0);
+    skb_heads.free(skb_heads.allocate(&cpu1), &cpu0);  // cpu1's array: a refill of its own
+    CHECK(skb_heads.counters().refills == 3);
+    CHECK(skb_heads.counters().flushes == 1);  // cpu0's array was full: 60 go back
+    // Last freed, first allocated: the hot object comes back.
+    int hot = skb_heads.allocate(&cpu0);
+    skb_heads.free(hot, &cpu0);
+    CHECK(skb_heads.allocate(&cpu0) == hot);
+}
+
+TEST_CASE("cpu.cache.kib must give a power-of-two number of sets") {
+    auto problems = test::load_problems(test::scenario_path("athlon-64-66-82546gb"), {"cpu.cache.kib=96"});
+    REQUIRE(problems.size() == 1);
+    CHECK(test::contains(problems[0], "cpu.cache.kib: 96"));
+}
+
+TEST_CASE("clone_skb sends one buffer: its line is clean after the first read, no snoop hits") {
+    json r = run("athlon-64-66-82546gb", {"cpu.cache.kib=256"});
+    // Only the descriptor fetches (lines the driver just wrote) hit in the cache.
+    CHECK(r["snoop_hits_per_packet"].get<double>() < 0.3);
+    CHECK(r["cpus"][0]["slab_batches"].get<double>() == 0);
+}
+
+TEST_CASE("fresh skbs: every packet's data read hits the line pktgen just filled") {
+    json r = run("athlon-64-66-82546gb", {"cpu.cache.kib=256", "pktgen.clone_skb=0"});
+    CHECK(r["snoop_hits_per_packet"].get<double>() >= 1.0);
+    // The stock driver frees about a hundred skbs per interrupt: the arrays overflow and
+    // refill in batches, far fewer than one per packet.
+    double batches = r["slab_batches_per_packet"].get<double>();
+    CHECK(batches > 0);
+    CHECK(batches < 0.2);
+}
+
+TEST_CASE("a notxints ring larger than the cache makes cleanup miss") {
+    // 4096 packets in flight, cleaned once a millisecond, through a 64 KiB cache: descriptors,
+    // ring state and skbs have left the cache when the cleanup comes to them.
+    json big = run("athlon-64-66-82546gb",
+                   {"cpu.cache.kib=64", "driver.notxints=true", "driver.ring_size=4096",
+                    "pktgen.clone_skb=0"}, 5000);
+    CHECK(big["cache_misses_per_packet"].get<double>() > 4);
+}
+
+TEST_CASE("a ring that fits the cache leaves only the fresh skbs' lines to miss") {
+    json small = run("athlon-64-66-82546gb",
+                     {"cpu.cache.kib=1024", "driver.notxints=true", "driver.ring_size=256",
+                      "pktgen.clone_skb=1000000"}, 5000);
+    CHECK(small["cache_misses_per_packet"].get<double>() < 0.5);
+}
+
+TEST_CASE("explain prices the cache misses, slab batches and snoop hits per packet") {
+    std::vector<std::string> sets = {"pktgen.clone_skb=0"};
+    for (auto& o : test::fixed_window(2000, 300)) sets.push_back(o);
+    Scenario s = Scenario::load(test::scenario_path("athlon-64-66-82546gb"), sets);
+    Simulation sim(s);
+    json results = sim.run();
+    json h = host_data_costs(s, results);
+    REQUIRE(h.is_object());
+    const double snoops = results["snoop_hits_per_packet"].get<double>();
+    CHECK(h["snoop_hits_per_packet"].get<double>() == snoops);
+    CHECK(h["snoop_extra_ns_per_packet"].get<double>() ==
+          Approx(snoops * (s.number("host.snoop_hit_ns") - s.number("host.memory_latency_ns"))));
+    CHECK(h["cache_miss_ns_per_packet"].get<double>() ==
+          Approx(results["cache_misses_per_packet"].get<double>() * s.number("cpu.cache.miss_ns")));
+    CHECK(h["slab_batch_ns_per_packet"].get<double>() > 0);
+    // Without a cache model and slab batches there is nothing to show.
+    Scenario plain = Scenario::load(test::scenario_path("phi-64-100-82546"), {});
+    CHECK(host_data_costs(plain, json{{"slab_batches_per_packet", 0.0}}).is_null());
+}
