@@ -102,6 +102,7 @@ private:
     CpuCosts costs_;
     double cycle_ps_;
     HostBridge& host_;
+    unsigned host_port_;  // the number its register accesses carry (HostBridge::attach_cpu)
     HostMemory& memory_;
     CpuSoftware* software_ = nullptr;
     Picos timer_period_ = 0, next_timer_ = 0;
