@@ -154,6 +154,10 @@ TEST_CASE("results are the same with and without the bus's run-ahead") {
         {"athlon-64-66-82546gb",
          "--set driver.notxints=true --set driver.ring_size=4096 --set driver.txdmac_prefetch=true"},
         {"xeon-pcix-133", "--set pktgen.ports=2"},
+        // Two reads of one master, delayed; two CPUs whose register writes reach the face at the
+        // same time (they go on in CPU order, whichever CPU the kernel runs first).
+        {"athlon-64-66-82546gb", "--set pktgen.ports=2"},
+        {"athlon-64-66-82546gb-2port-1cpu", ""},
         {"opteron-2.0-nforce", ""},
         {"opteron-v20z-pcix-133", "--set driver.txdmac_prefetch=true --set packet.size=300"},
         {"intel-server-32-66", "--set driver.tdt_from_timer=true"},

@@ -84,11 +84,15 @@ void BridgeFace::on_pending() {
         Pending p = pending_.top();
         pending_.pop();
         switch (p.kind) {
-        case Pending::MmioWrite: bus_.write(master_id_, p.addr, 4, 0, p.value); break;
+        // A register access goes behind those of its arrival time from CPUs with lower numbers
+        // (one handed over ahead may be queued already: hand_over_ahead).
+        case Pending::MmioWrite:
+            bus_.request_at(master_id_, BusCommand::MemWrite, p.addr, 0, p.value, now, p.cpu);
+            break;
         case Pending::MmioRead: {
             std::uint64_t tag = next_tag_++;
             reads_.push_back({tag, p.tag, p.return_latency, p.client});
-            bus_.read(master_id_, p.addr, 4, tag);
+            bus_.request_at(master_id_, BusCommand::MemRead, p.addr, tag, 0, now, p.cpu);
             break;
         }
         case Pending::Completion: bus_.split_completion(master_id_, p.requester, p.tag, p.value); break;
@@ -99,7 +103,8 @@ void BridgeFace::on_pending() {
 }
 
 // On conventional PCI the CPU's accesses are all this face carries down, in the order they
-// arrive: each goes to the bus at once with its arrival time (PciBus::request_at), and the face
+// arrive (several CPUs' at the same time in CPU order, MmioTarget): each goes to the bus at once
+// with its arrival time and CPU (PciBus::request_at), and the face
 // needs no wake-up for it, unless something of its own waits to go first (queued while the bus
 // took nothing ahead).  PCI-X completions share the face's queue and keep their time order
 // through it, so there every access waits in the queue too.
@@ -107,26 +112,26 @@ bool BridgeFace::hand_over_ahead() const {
     return bus_.config().kind == BusKind::Pci && bus_.takes_requests_ahead() && pending_.empty();
 }
 
-void BridgeFace::mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) {
+void BridgeFace::mmio_write(std::uint64_t addr, std::uint32_t value, Picos at, unsigned cpu) {
     if (hand_over_ahead())
-        return bus_.request_at(master_id_, BusCommand::MemWrite, addr, 0, value, at);
-    schedule({Pending::MmioWrite, at, 0, addr, value, -1, 0, 0, nullptr});
+        return bus_.request_at(master_id_, BusCommand::MemWrite, addr, 0, value, at, cpu);
+    schedule({Pending::MmioWrite, at, cpu, 0, addr, value, -1, 0, 0, nullptr});
 }
 
-void BridgeFace::mmio_read(std::uint64_t addr, Picos at, Picos return_latency,
+void BridgeFace::mmio_read(std::uint64_t addr, Picos at, unsigned cpu, Picos return_latency,
                            MmioClient* client, std::uint64_t tag) {
     if (hand_over_ahead()) {
         std::uint64_t bus_tag = next_tag_++;
         reads_.push_back({bus_tag, tag, return_latency, client});
-        return bus_.request_at(master_id_, BusCommand::MemRead, addr, bus_tag, 0, at);
+        return bus_.request_at(master_id_, BusCommand::MemRead, addr, bus_tag, 0, at, cpu);
     }
-    schedule({Pending::MmioRead, at, 0, addr, 0, -1, tag, return_latency, client});
+    schedule({Pending::MmioRead, at, cpu, 0, addr, 0, -1, tag, return_latency, client});
 }
 
 void BridgeFace::read_done(std::uint64_t tag, const DmaStats&, std::uint32_t dword) {
     auto it = std::find_if(reads_.begin(), reads_.end(),
                            [&](const ReadInFlight& r) { return r.tag == tag; });
-    Pending back{Pending::MmioReturn, now_ps() + it->return_latency, 0, 0, dword, -1,
+    Pending back{Pending::MmioReturn, now_ps() + it->return_latency, 0, 0, 0, dword, -1,
                  it->client_tag, 0, it->client};
     reads_.erase(it);
     schedule(back);
@@ -282,7 +287,8 @@ void BridgeFace::complete(BusTransaction& t) {
             std::uint32_t n = std::min(chunk, t.bytes - sent);
             Picos ready = up_.read_start(t.end) + up_.read_time(t.addr, sent + n) + jitter;
             if (hit) ready = ready - first_line + hit;
-            schedule({Pending::Completion, ready, 0, t.addr + sent, n, t.master, t.tag, 0, nullptr});
+            schedule({Pending::Completion, ready, 0, 0, t.addr + sent, n, t.master, t.tag, 0,
+                      nullptr});
             sent += n;
         }
         unsigned completions = (t.bytes + chunk - 1) / chunk;

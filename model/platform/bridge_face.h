@@ -55,9 +55,9 @@ public:
                MemoryPath& up);
 
     // CPU register accesses arriving at this face at `at` (>= now).
-    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) override;
-    void mmio_read(std::uint64_t addr, Picos at, Picos return_latency, MmioClient* client,
-                   std::uint64_t tag) override;
+    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at, unsigned cpu) override;
+    void mmio_read(std::uint64_t addr, Picos at, unsigned cpu, Picos return_latency,
+                   MmioClient* client, std::uint64_t tag) override;
 
     TargetOffer offer(const BusTransaction& t, Picos start) override;
     void complete(BusTransaction& t) override;
@@ -96,7 +96,8 @@ private:
     struct Pending {  // something this face does later
         enum Kind { MmioWrite, MmioRead, Completion, MmioReturn } kind;
         Picos when;
-        std::uint64_t seq;       // keeps equal times in arrival order
+        unsigned cpu;            // a register access: the CPU's number (else 0) ...
+        std::uint64_t seq;       // ... and equal times in CPU order, then in arrival order
         std::uint64_t addr;
         std::uint32_t value;     // write data / read value / completion bytes
         int requester;
@@ -104,7 +105,8 @@ private:
         Picos return_latency;
         MmioClient* client;
         bool operator>(const Pending& o) const {
-            return when != o.when ? when > o.when : seq > o.seq;
+            if (when != o.when) return when > o.when;
+            return cpu != o.cpu ? cpu > o.cpu : seq > o.seq;
         }
     };
     void schedule(Pending p);

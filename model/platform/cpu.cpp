@@ -82,6 +82,7 @@ Cpu::Cpu(sc_core::sc_module_name name, const CpuCosts& costs, HostBridge& host,
       costs_(costs),
       cycle_ps_(1e6 / costs_.clock_mhz),
       host_(host),
+      host_port_(host.attach_cpu()),
       memory_(memory) {
     SC_THREAD(main_loop);
     SC_METHOD(check_stall);
@@ -160,7 +161,7 @@ void Cpu::main_loop() {
 // kernel to catch up (the write's timing is the same; one context switch fewer per packet).
 void Cpu::mmio_write(std::uint64_t addr, std::uint32_t value) {
     ++totals_.mmio_writes;
-    host_.mmio_write(addr, value, now());
+    host_.mmio_write(addr, value, now(), host_port_);
     pending_ += costs_.mmio_write_ps;
 }
 
@@ -172,7 +173,7 @@ std::uint32_t Cpu::mmio_read(std::uint64_t addr) {
     totals_.busy += pending_;
     pending_ = 0;
     read_done_ = false;
-    host_.mmio_read(addr, this, 0, start);
+    host_.mmio_read(addr, this, 0, start, host_port_);
     trace::emit(TraceStep::MmioRead, TracePhase::Begin, name(), start);
     reading_ = true;
     read_addr_ = addr;

@@ -116,6 +116,7 @@ private:
     CpuCosts costs_;
     double cycle_ps_;
     HostBridge& host_;
+    unsigned host_port_;  // the number its register accesses carry (HostBridge::attach_cpu)
     HostMemory& memory_;
     CpuCache* cache_ = nullptr;
     CpuSoftware* software_ = nullptr;

@@ -114,13 +114,14 @@ void HostBridge::end_of_elaboration() {
                                ": register accesses have nowhere to go (bind_mmio not called)");
 }
 
-void HostBridge::mmio_write(std::uint64_t addr, std::uint32_t value, Picos issued) {
-    face_->mmio_write(addr, value, issued + route_down_);
+void HostBridge::mmio_write(std::uint64_t addr, std::uint32_t value, Picos issued,
+                            unsigned cpu) {
+    face_->mmio_write(addr, value, issued + route_down_, cpu);
 }
 
 void HostBridge::mmio_read(std::uint64_t addr, MmioClient* client, std::uint64_t tag,
-                           Picos issued) {
-    face_->mmio_read(addr, issued + route_down_, route_up_, client, tag);
+                           Picos issued, unsigned cpu) {
+    face_->mmio_read(addr, issued + route_down_, cpu, route_up_, client, tag);
 }
 
 }  // namespace pcisim

@@ -57,9 +57,13 @@ public:
     // them (this bridge's and every bridge's on the way); a read's value is back at the CPU `up`
     // after the face has it.  Must be bound before the simulation starts (checked then).
     void bind_mmio(MmioTarget& face, Picos down, Picos up);
-    // `issued` is when the CPU issues the access (>= now: a CPU may be ahead of the kernel).
-    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos issued);  // posted
-    void mmio_read(std::uint64_t addr, MmioClient* client, std::uint64_t tag, Picos issued);
+    // A CPU connects: the number its register accesses carry (MmioTarget: simultaneous
+    // arrivals go on in this order).
+    unsigned attach_cpu() { return cpus_++; }
+    // `issued` is when CPU `cpu` issues the access (>= now: a CPU may be ahead of the kernel).
+    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos issued, unsigned cpu);  // posted
+    void mmio_read(std::uint64_t addr, MmioClient* client, std::uint64_t tag, Picos issued,
+                   unsigned cpu);
 
     const HostConfig& config() const { return config_; }
 
@@ -69,6 +73,7 @@ private:
     HostConfig config_;
     MmioTarget* face_ = nullptr;
     Picos route_down_ = 0, route_up_ = 0;
+    unsigned cpus_ = 0;
     Picos writes_committed_ = 0;  // the last posted write is in memory then
     std::vector<CpuCache*> caches_;
     std::uint64_t snoop_hits_ = 0;

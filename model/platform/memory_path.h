@@ -40,13 +40,16 @@ public:
 };
 
 // Where the host bridge sends CPU register accesses: the face that carries them onto the
-// devices' segment.  `at` is when an access arrives there; a read's value goes back up
-// `return_latency` after the face has it.
+// devices' segment.  `at` is when an access arrives there and `cpu` the CPU that issued it (its
+// port on the host bridge, HostBridge::attach_cpu); a read's value goes back up
+// `return_latency` after the face has it.  Accesses of several CPUs that arrive at the same time
+// go on in CPU order: the order in which the kernel runs CPUs that wake at the same instant
+// depends on its event queue's history, so the order they issue in says nothing.
 class MmioTarget {
 public:
     virtual ~MmioTarget() = default;
-    virtual void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) = 0;
-    virtual void mmio_read(std::uint64_t addr, Picos at, Picos return_latency,
+    virtual void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at, unsigned cpu) = 0;
+    virtual void mmio_read(std::uint64_t addr, Picos at, unsigned cpu, Picos return_latency,
                            MmioClient* client, std::uint64_t tag) = 0;
 };
 

@@ -23,9 +23,9 @@ public:
     void add_window(std::uint64_t base, std::uint64_t bytes, MmioTarget& face, Picos down,
                     Picos up);
 
-    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) override;
-    void mmio_read(std::uint64_t addr, Picos at, Picos return_latency, MmioClient* client,
-                   std::uint64_t tag) override;
+    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at, unsigned cpu) override;
+    void mmio_read(std::uint64_t addr, Picos at, unsigned cpu, Picos return_latency,
+                   MmioClient* client, std::uint64_t tag) override;
 
 private:
     struct Window {

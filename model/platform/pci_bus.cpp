@@ -108,9 +108,10 @@ BusTarget* PciBus::decode(std::uint64_t addr) const {
 
 // Built in the master's queue itself (a request built elsewhere and copied in cost a store-
 // forwarding stall on every request).
-void PciBus::queue_request(int master, BusCommand command, std::uint64_t addr,
-                           std::uint32_t bytes, std::uint64_t tag, std::uint32_t dword,
-                           int requester, Picos arrives, std::size_t behind) {
+PciBus::Request& PciBus::queue_request(int master, BusCommand command, std::uint64_t addr,
+                                       std::uint32_t bytes, std::uint64_t tag,
+                                       std::uint32_t dword, int requester, Picos arrives,
+                                       std::size_t behind) {
     auto& queue = masters_.at(master).queue;
     Request& r = *queue.emplace(queue.end() - static_cast<std::ptrdiff_t>(behind));
     r.command = command;
@@ -120,6 +121,7 @@ void PciBus::queue_request(int master, BusCommand command, std::uint64_t addr,
     r.dword = dword;
     r.requester = requester;
     r.stats.issued = arrives;
+    return r;
 }
 
 // A request reaches the bus: another master's ends a run-ahead (the steps up to now run first).
@@ -163,20 +165,33 @@ void PciBus::write(int master, std::uint64_t addr, std::uint32_t bytes, std::uin
 // arbitration it is in (BusRunAhead); a transaction on the bus then is cut short from then
 // (maybe_preempt is told when the request comes, not when it is handed over).
 void PciBus::request_at(int master, BusCommand command, std::uint64_t addr, std::uint64_t tag,
-                        std::uint32_t dword, Picos arrives) {
+                        std::uint32_t dword, Picos arrives, unsigned rank) {
     Picos now = now_ps();
     arrives = std::max(arrives, now);
     // Several CPUs hand their accesses over out of order: the queue stays in arrival order.
-    // Those that arrive later have not arrived yet, so none of them has started.
-    MasterState& m = masters_.at(master);
-    std::size_t behind = 0;
-    for (auto it = m.queue.rbegin(); it != m.queue.rend() && it->stats.issued > arrives; ++it)
-        ++behind;
+    std::size_t behind = queued_after(master, arrives, rank);
     enter(now, behind ? -1 : master);  // a new head voids what was planned for this master
-    queue_request(master, command, addr, 4, tag, dword, -1, arrives, behind);
+    // Caught up to now, one arriving now may have begun.
+    if (behind) behind = queued_after(master, arrives, rank);
+    queue_request(master, command, addr, 4, tag, dword, -1, arrives, behind).rank = rank;
+    MasterState& m = masters_[master];
     if (behind == m.queue.size() - 1) m.requesting = false;  // asks again for the new head
     request_bus(master, now_);
     after_request();
+}
+
+// Those that arrive later have not arrived yet, so none of them has begun; of those arriving at
+// the same time, one may be on the bus or have been retried already, and it keeps its place.
+std::size_t PciBus::queued_after(int master, Picos arrives, unsigned rank) const {
+    const MasterState& m = masters_.at(master);
+    std::size_t behind = 0;
+    for (auto it = m.queue.rbegin(); it != m.queue.rend(); ++it, ++behind) {
+        if (it->stats.issued > arrives) continue;
+        bool begun = it->stats.transactions > 0 ||
+                     (busy_ && current_->t.master == master && &*it == &m.queue.front());
+        if (it->stats.issued < arrives || it->rank <= rank || begun) break;
+    }
+    return behind;
 }
 
 void PciBus::split_completion(int completer, int requester, std::uint64_t requester_tag,

@@ -67,9 +67,10 @@ public:
                std::uint32_t dword = 0) override;
     // A single-dword register access (MemWrite of `dword`, or MemRead) that reaches the bus at
     // `arrives` (>= now), handed over ahead of time so that nothing has to wake up then.  The
-    // caller hands its requests over in the order they arrive.
+    // master's requests are queued in the order they arrive, those arriving at the same time
+    // by `rank` (the bridge face: the CPU's number), whatever the order they are handed over in.
     void request_at(int master, BusCommand command, std::uint64_t addr, std::uint64_t tag,
-                    std::uint32_t dword, Picos arrives);
+                    std::uint32_t dword, Picos arrives, unsigned rank);
     // Not while an observer watches: then every step is simulated as it happens.
     bool takes_requests_ahead() const { return observer_ == nullptr; }
     // PCI-X: a completer returns `bytes` of the split read `requester_tag` to `requester`.
@@ -121,6 +122,7 @@ private:
         std::uint64_t tag = 0;
         std::uint32_t dword = 0;
         int requester = -1;           // split completion: who gets the data
+        unsigned rank = 0;            // request_at: the order among equal arrival times
         DmaStats stats;
     };
     struct MasterState {
@@ -134,9 +136,12 @@ private:
     };
 
     // Queued `behind` requests from the end (0: last).
-    void queue_request(int master, BusCommand command, std::uint64_t addr, std::uint32_t bytes,
+    Request& queue_request(int master, BusCommand command, std::uint64_t addr, std::uint32_t bytes,
                        std::uint64_t tag, std::uint32_t dword, int requester, Picos arrives,
                        std::size_t behind);
+    // How many of `master`'s queued requests a request arriving at `arrives` with `rank` goes
+    // before: those arriving later, and those arriving then with a higher rank not yet begun.
+    std::size_t queued_after(int master, Picos arrives, unsigned rank) const;
     void request_bus(int master, Picos at);
     void schedule_arbitration();
     void on_arbitrate();        // SC_METHOD: arbitrate_event_

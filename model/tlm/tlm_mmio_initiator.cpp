@@ -12,12 +12,12 @@ TlmMmioInitiator::TlmMmioInitiator(sc_core::sc_module_name name)
     SC_THREAD(issue_thread);
 }
 
-void TlmMmioInitiator::mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) {
+void TlmMmioInitiator::mmio_write(std::uint64_t addr, std::uint32_t value, Picos at, unsigned) {
     accesses_.push_back({false, addr, value, at, 0, nullptr, 0});
     arrived_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void TlmMmioInitiator::mmio_read(std::uint64_t addr, Picos at, Picos return_latency,
+void TlmMmioInitiator::mmio_read(std::uint64_t addr, Picos at, unsigned, Picos return_latency,
                                  MmioClient* client, std::uint64_t tag) {
     accesses_.push_back({true, addr, 0, at, return_latency, client, tag});
     arrived_.notify(sc_core::SC_ZERO_TIME);

@@ -2,7 +2,8 @@
 // route (HostBridge::bind_mmio) in place of a PCI segment's face, it issues each access the
 // host bridge sends down as one 4-byte b_transport on `socket`, from its own thread, at the
 // time the access arrives here.  Accesses go out in the order they came (a read does not pass
-// a posted write: PCI 3.0 3.2.5); a read's value goes back to the CPU `return_latency` after
+// a posted write: PCI 3.0 3.2.5; its platform has one CPU, so the CPU number tells nothing); a
+// read's value goes back to the CPU `return_latency` after
 // its b_transport and annotated delay are over.
 #pragma once
 
@@ -24,9 +25,9 @@ public:
 
     tlm_utils::simple_initiator_socket<TlmMmioInitiator> socket;
 
-    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at) override;
-    void mmio_read(std::uint64_t addr, Picos at, Picos return_latency, MmioClient* client,
-                   std::uint64_t tag) override;
+    void mmio_write(std::uint64_t addr, std::uint32_t value, Picos at, unsigned cpu) override;
+    void mmio_read(std::uint64_t addr, Picos at, unsigned cpu, Picos return_latency,
+                   MmioClient* client, std::uint64_t tag) override;
 
 private:
     struct Access {
