@@ -145,9 +145,11 @@ TEST_CASE("batching tail writes lengthens the tail_write stage, not the frame on
     json batched = run_to_stdout("phi-32-66-82541", summary, " --set driver.tdt_batch=4")
                        ["packet_stages_ns_by_port"][0];
     INFO("stock " << stock.dump() << "\nbatched " << batched.dump());
-    // Three packets of four wait in the ring for the fourth one's xmit before the NIC is told.
-    CHECK(batched["tail_write"]["mean"].get<double>() >
-          2 * stock["tail_write"]["mean"].get<double>());
+    // Three packets of four wait in the ring for one, two or three more xmits before the NIC is
+    // told (the stock driver writes TDT in every xmit).
+    for (const char* key : {"p50", "mean"})
+        CHECK(batched["tail_write"][key].get<double>() >
+              1.5 * stock["tail_write"][key].get<double>());
     CHECK(batched["wire"]["mean"].get<double>() == stock["wire"]["mean"].get<double>());
 }
 
