@@ -55,10 +55,11 @@ inline constexpr PacketStage kPacketStages[] = {
     {"tail_write", "from pktgen's hard_start_xmit call to the NIC seeing the tail (TDT) write "
                    "that hands over the packet's last descriptor: driver code, the posted "
                    "register write's way down, and any TDT batching"},
-    {"descriptor", "from that tail write to the packet's last descriptor in the NIC's "
+    {"descriptor", "from the end of tail_write to the packet's last descriptor in the NIC's "
                    "descriptor cache: waiting in the host ring for a fetch, and the fetch"},
-    {"engine_wait", "from there to the DMA engine turning to the packet: the packets before it "
-                    "still being fetched (with TXDMAC.DPP set, also finished and written back)"},
+    {"engine_wait", "from the end of descriptor to the DMA engine turning to the packet: the "
+                    "packets before it still being fetched (with TXDMAC.DPP set, also finished "
+                    "and written back)"},
     {"fifo_wait", "the DMA engine waiting for TX FIFO room for the whole packet"},
     {"data_read", "from the packet's first data read asked for to its last data byte in: "
                   "arbitration, read latency (retries, split wait) and data phases of its buffers"},
