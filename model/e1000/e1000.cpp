@@ -35,8 +35,13 @@ E1000::E1000(sc_core::sc_module_name name, const E1000Params& params, BusPort& b
 
 void E1000::set_frame_observer(
     std::function<void(unsigned, const std::uint8_t*, unsigned, Picos)> fn) {
-    observer_ = std::move(fn);
+    observer_ = [fn = std::move(fn)](unsigned port, const std::uint8_t* frame, unsigned len,
+                                     const FrameTimeline& times) {
+        fn(port, frame, len, times.wire_end);
+    };
 }
+
+void E1000::set_frame_timeline_observer(FrameObserver fn) { observer_ = std::move(fn); }
 
 void E1000::read_done(std::uint64_t tag, const DmaStats& stats, std::uint32_t) {
     bus_interface_->read_done(tag, stats);

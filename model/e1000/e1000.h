@@ -40,8 +40,12 @@ public:
     void set_lazy_wire(bool on);
     void catch_up();
     std::uint64_t frames_sent(unsigned port) const { return ports_.at(port)->frames_sent(); }
+    // Every frame that has left: its port, its bytes and when its last byte left.
     void set_frame_observer(
         std::function<void(unsigned port, const std::uint8_t* frame, unsigned len, Picos when)> fn);
+    // The same with the frame's stages through the NIC (e1000_frame_timeline.h); replaces the
+    // observer above.
+    void set_frame_timeline_observer(e1000::FrameObserver fn);
 
     const e1000::E1000Params& params() const { return params_; }
     const e1000::TxPort& port(unsigned p) const { return *ports_.at(p); }

@@ -18,11 +18,11 @@ Mac::Mac(std::string name, unsigned port, const E1000Params& params, TxFifo& fif
     : name_(std::move(name)), port_(port), params_(params), fifo_(fifo), stats_(stats),
       observer_(observer) {}
 
-bool Mac::enqueue(std::vector<std::uint8_t>&& frame, Picos ready, Picos now) {
+bool Mac::enqueue(std::vector<std::uint8_t>&& frame, const FrameTimeline& times, Picos now) {
     // Only an idle MAC has anything to do now: start the frame (or line it up behind the gap).
     // Behind a frame on the wire it waits until that one is finished.
     bool idle = !sending_ && queue_.empty();
-    queue_.push_back({std::move(frame), ready});
+    queue_.push_back({std::move(frame), times});
     if (idle) start_next(now);
     return idle;
 }
@@ -49,7 +49,10 @@ bool Mac::finish_frames(Picos upto) {
         Picos end = send_end_;
         sending_ = false;
         std::vector<std::uint8_t> frame = std::move(queue_.front().frame);
+        FrameTimeline times = queue_.front().times;
         queue_.pop_front();
+        times.wire_start = send_start_;
+        times.wire_end = end;
         wire_free_ = end + gap();
         auto seq = static_cast<std::int64_t>(frames_sent_);
         if (lined_up_)
@@ -63,7 +66,7 @@ bool Mac::finish_frames(Picos upto) {
         stats_.tx_bytes += frame.size();
         stats_.wire += frame_time(frame.size()) + gap();
         fifo_.release(static_cast<std::uint32_t>(frame.size()));
-        if (observer_) observer_(port_, frame.data(), static_cast<unsigned>(frame.size()), end);
+        if (observer_) observer_(port_, frame.data(), static_cast<unsigned>(frame.size()), times);
         if (frame_sent_) frame_sent_(std::move(frame));
         any = true;
         start_next(end);
@@ -77,7 +80,7 @@ void Mac::start_next(Picos now) {
         // no wake-up of its own at that time (one activation per frame at full load); its trace
         // begin is written when it ends.
         const Queued& next = queue_.front();
-        send_start_ = std::max({now, wire_free_, next.ready});
+        send_start_ = std::max({now, wire_free_, next.times.committed});
         lined_up_ = send_start_ > now;
         sending_ = true;
         send_end_ = send_start_ + frame_time(next.frame.size());

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "e1000/e1000_frame_timeline.h"
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_fifo.h"
@@ -23,8 +24,9 @@
 
 namespace pcisim::e1000 {
 
-using FrameObserver =
-    std::function<void(unsigned port, const std::uint8_t* frame, unsigned len, Picos when)>;
+// Every frame that has left, with its stages (`times.wire_end`: when its last byte left).
+using FrameObserver = std::function<void(unsigned port, const std::uint8_t* frame, unsigned len,
+                                         const FrameTimeline& times)>;
 
 class Mac {
 public:
@@ -32,9 +34,10 @@ public:
     Mac(std::string name, unsigned port, const E1000Params& params, TxFifo& fifo, TxStats& stats,
         const FrameObserver& observer);
 
-    // A frame whose bytes are all in the FIFO from `ready` on (its room was reserved by the DMA
-    // engine).  An idle MAC lines it up at once; returns whether the MAC was idle.
-    bool enqueue(std::vector<std::uint8_t>&& frame, Picos ready, Picos now);
+    // A frame whose bytes are all in the FIFO from `times.committed` on (its room was reserved
+    // by the DMA engine); the MAC adds the wire stamps.  An idle MAC lines it up at once;
+    // returns whether the MAC was idle.
+    bool enqueue(std::vector<std::uint8_t>&& frame, const FrameTimeline& times, Picos now);
     void set_enabled(bool on, Picos now);  // TCTL.EN
     void set_ipgt(unsigned bytes) { ipgt_ = bytes; }  // TIPG.IPGT, byte times
     // Finishes every frame whose last byte has left by `upto` (counted, observed, its room
@@ -72,7 +75,7 @@ private:
 
     struct Queued {
         std::vector<std::uint8_t> frame;
-        Picos ready;  // committed to the MAC
+        FrameTimeline times;  // ready to send from times.committed
     };
     std::deque<Queued> queue_;
     bool enabled_ = false;

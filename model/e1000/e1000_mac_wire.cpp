@@ -14,14 +14,14 @@ MacWire::MacWire(sc_core::sc_module_name name, unsigned port, const E1000Params&
     dont_initialize();
 }
 
-void MacWire::enqueue(std::vector<std::uint8_t> frame, Picos ready) {
+void MacWire::enqueue(std::vector<std::uint8_t> frame, const FrameTimeline& times) {
     // While a frame is on the wire a wake-up is armed (or, lazily, the frame is finished when
     // someone looks), and the MAC looks at the queue then; only an idle MAC needs one now.
     Picos now = now_ps();
-    if (ready > now && !lazy_)
+    if (times.committed > now && !lazy_)
         throw std::logic_error(std::string(name()) + ": a frame ready later needs the lazy wire");
     catch_up();
-    if (mac_.enqueue(std::move(frame), ready, now)) arm(now);
+    if (mac_.enqueue(std::move(frame), times, now)) arm(now);
 }
 
 void MacWire::set_enabled(bool on) {

@@ -29,10 +29,9 @@ public:
     MacWire(sc_core::sc_module_name name, unsigned port, const E1000Params& params, TxFifo& fifo,
             TxStats& stats, const FrameObserver& observer);
 
-    // A frame whose bytes are all in the FIFO, from now or, lazily, from a later time `ready`
-    // that the DMA engine knows in advance.
-    void enqueue(std::vector<std::uint8_t> frame) { enqueue(std::move(frame), now_ps()); }
-    void enqueue(std::vector<std::uint8_t> frame, Picos ready);
+    // A frame whose bytes are all in the FIFO from `times.committed`: now or, lazily, a later
+    // time that the DMA engine knows in advance.
+    void enqueue(std::vector<std::uint8_t> frame, const FrameTimeline& times);
     void set_enabled(bool on);      // TCTL.EN
     void set_ipgt(unsigned bytes);  // TIPG.IPGT
     std::uint64_t frames_sent() const { return mac_.frames_sent(); }

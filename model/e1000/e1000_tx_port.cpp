@@ -31,7 +31,7 @@ TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& 
     // TCTL.EN is set, as if the FIFO pointers had been rewound over them.
     for (unsigned i = 0; i < params.preload_packets; ++i) {
         fifo_.reserve(params.preload_bytes);
-        mac_.enqueue(std::vector<std::uint8_t>(params.preload_bytes, 0));
+        mac_.enqueue(std::vector<std::uint8_t>(params.preload_bytes, 0), FrameTimeline{});
     }
     next_seq_ = params.preload_packets;
 }
@@ -77,6 +77,7 @@ void TxPort::map_registers() {
     r.add(kTdh, "TDH", [this] { return cache_.head(); }, [this](std::uint32_t v) { cache_.set_head(v); });
     r.add(kTdt, "TDT", [this] { return tdt_; }, [this](std::uint32_t v) {
         check_tail_move(v);
+        stamp_handed_over(v);
         tdt_ = v;
         cache_.set_tail(v);
         kick();
@@ -106,6 +107,29 @@ void TxPort::check_tail_move(std::uint32_t value) const {
                                              " free before TDH " +
                                              std::to_string(cache_.head()) + " (ring of " +
                                              std::to_string(n) + ")");
+}
+
+// One stamp per ring slot (TDLEN may have changed since the last).
+void TxPort::size_ring_stamps() {
+    unsigned n = cache_.slots();
+    if (handed_over_at_.size() != n) handed_over_at_.assign(n, 0), fetched_at_.assign(n, 0);
+}
+
+// The descriptors from the old tail up to `new_tail` are software's no more from now on.
+void TxPort::stamp_handed_over(std::uint32_t new_tail) {
+    unsigned n = cache_.slots();
+    if (n == 0) return;
+    size_ring_stamps();
+    Picos now = now_ps();
+    for (unsigned slot = tdt_ % n; slot != new_tail % n; slot = (slot + 1) % n)
+        handed_over_at_[slot] = now;
+}
+
+// A fetch never wraps past the ring end (DescriptorCache::plan_fetch).
+void TxPort::stamp_fetched(const DescriptorFetch& f) {
+    size_ring_stamps();
+    Picos now = now_ps();
+    for (unsigned i = 0; i < f.count; ++i) fetched_at_[f.first + i] = now;
 }
 
 bool TxPort::next_read(ReadRequest& out) {
@@ -159,8 +183,10 @@ bool TxPort::start_packet() {
         }
         return false;
     }
+    Picos engine_ready = now;
     if (waiting_for_fifo_) {
         stats_.fifo_wait += now - fifo_wait_since_;
+        engine_ready = fifo_wait_since_;
         waiting_for_fifo_ = false;
         trace::emit(TraceStep::FifoWait, TracePhase::End, name(), now, index_, next_seq_, bytes);
     }
@@ -168,6 +194,11 @@ bool TxPort::start_packet() {
     std::unique_ptr<Packet> p = new_packet(bytes);
     for (unsigned i = 0; i < n; ++i) p->descriptors.push_back(cache_.pop());
     p->seq = next_seq_++;
+    unsigned eop = p->descriptors.back().index;
+    p->times.tail_written = handed_over_at_[eop];
+    p->times.descriptors_fetched = fetched_at_[eop];
+    p->times.engine_ready = engine_ready;
+    p->times.data_started = now;
     fetching_ = p.get();
     in_flight_.push_back(std::move(p));
     return true;
@@ -197,6 +228,7 @@ std::unique_ptr<TxPort::Packet> TxPort::new_packet(std::uint32_t frame_bytes) {
 void TxPort::read_finished(const ReadRequest& r, const DmaStats&) {
     if (r.kind == ReadKind::Descriptors) {
         cache_.fetch_arrived(fetch_, mem_);
+        stamp_fetched(fetch_);
         trace::emit(TraceStep::DescriptorFetch, TracePhase::End, name(), now_ps(), index_, -1, r.bytes);
         return;
     }
@@ -218,6 +250,7 @@ void TxPort::buffer_processed() {
 
 void TxPort::data_finished() {
     fetching_->data_done = true;
+    fetching_->times.data_in = now_ps();
     fetching_ = nullptr;
     schedule_finishing();
 }
@@ -264,7 +297,8 @@ bool TxPort::finishes_unseen(const Packet& p) const {
 void TxPort::commit_ahead(Packet& p, Picos begin) {
     engine_free_ = begin + params_.packet_processing_ps;
     p.committed = true;
-    mac_.enqueue(std::move(p.frame), engine_free_);
+    p.times.committed = engine_free_;
+    mac_.enqueue(std::move(p.frame), p.times);
 }
 
 void TxPort::finish_packet() {
@@ -272,7 +306,8 @@ void TxPort::finish_packet() {
     finishing_ = nullptr;
     p->committed = true;
     trace::emit(TraceStep::Processing, TracePhase::End, name(), now_ps(), index_, p->seq);
-    mac_.enqueue(std::move(p->frame));
+    p->times.committed = now_ps();
+    mac_.enqueue(std::move(p->frame), p->times);
     unsigned wthresh = txdctl_.wthresh();
     if (wthresh == 0) {
         for (const auto& d : p->descriptors)

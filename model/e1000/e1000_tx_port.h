@@ -22,6 +22,7 @@
 
 #include "e1000/e1000_bus_interface.h"
 #include "e1000/e1000_descriptor_cache.h"
+#include "e1000/e1000_frame_timeline.h"
 #include "e1000/e1000_interrupts.h"
 #include "e1000/e1000_mac_wire.h"
 #include "e1000/e1000_params.h"
@@ -71,6 +72,7 @@ private:
         bool committed = false;
         unsigned writes_pending = 0;
         std::int64_t seq = 0;      // frame number in MAC order (traces)
+        FrameTimeline times;       // up to `committed`; the MAC adds the wire stamps
     };
     struct WriteBack {
         Packet* packet;  // the packet waiting for it (DPP), or nullptr for WTHRESH batches
@@ -79,6 +81,9 @@ private:
 
     void map_registers();
     void check_tail_move(std::uint32_t value) const;
+    void size_ring_stamps();
+    void stamp_handed_over(std::uint32_t new_tail);
+    void stamp_fetched(const DescriptorFetch& f);
     bool start_packet();
     std::unique_ptr<Packet> new_packet(std::uint32_t frame_bytes);
     bool data_read(ReadRequest& out);
@@ -119,6 +124,9 @@ private:
     Txdmac txdmac_;
     Pba pba_;
     std::uint32_t tdt_ = 0;
+    // By ring slot: when the tail write that handed the descriptor over reached the NIC, and
+    // when the descriptor arrived in the cache (a packet's FrameTimeline takes its EOP's).
+    std::vector<Picos> handed_over_at_, fetched_at_;
 
     std::deque<std::unique_ptr<Packet>> in_flight_;  // data fetch started, not yet retired
     // Retired packets and sent frames' buffers, reused so that the hot path does not allocate.

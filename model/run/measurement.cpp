@@ -27,7 +27,24 @@ std::optional<double> Distribution::percentile(std::size_t i) const {
     return acc::extended_p_square(samples_)[i];
 }
 
-void FrameCheck::seen(const std::uint8_t* frame, unsigned len, Picos when) {
+void PacketTimes::add_stages(Picos xmit, const e1000::FrameTimeline& t) {
+    const Picos bounds[kPacketStageCount + 1] = {xmit,           t.tail_written,
+                                                 t.descriptors_fetched, t.engine_ready,
+                                                 t.data_started, t.data_in,
+                                                 t.committed,    t.wire_start,
+                                                 t.wire_end};
+    for (std::size_t i = 0; i < kPacketStageCount; ++i) {
+        if (bounds[i + 1] < bounds[i])
+            throw InvariantViolation("packet stages", std::string(kPacketStages[i].key) +
+                                                          " ends at " + std::to_string(bounds[i + 1]) +
+                                                          " ps, before it begins at " +
+                                                          std::to_string(bounds[i]) + " ps");
+        stages[i].add(ps_to_ns(bounds[i + 1] - bounds[i]));
+    }
+}
+
+void FrameCheck::seen(const std::uint8_t* frame, unsigned len, const e1000::FrameTimeline& t) {
+    const Picos when = t.wire_end;
     ++frames;
     std::optional<Picos> xmit;
     if (frames > preloaded && !xmit_times.empty()) {
@@ -44,7 +61,10 @@ void FrameCheck::seen(const std::uint8_t* frame, unsigned len, Picos when) {
         ++expected_seq;
     }
     if (measuring) {
-        if (xmit) times.latency.add(ps_to_ns(when - *xmit));
+        if (xmit) {
+            times.latency.add(ps_to_ns(when - *xmit));
+            times.add_stages(*xmit, t);
+        }
         if (window_frames > 0) times.frame_interval.add(ps_to_ns(when - last));
     }
     if (window_frames++ == 0) first = when;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <iterator>
 #include <optional>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include <boost/accumulators/statistics/stats.hpp>
 
 #include "core/pci_types.h"
+#include "e1000/e1000_frame_timeline.h"
 
 namespace pcisim {
 
@@ -42,12 +44,42 @@ private:
     boost::accumulators::accumulator_set<double, Stats> samples_;
 };
 
+// The stages of a packet's way from pktgen's xmit call to its last byte on the wire, in order:
+// each ends where the next begins (e1000::FrameTimeline), so a packet's stages add up to its
+// latency.  `key` names it in the results (packet_stages_ns_by_port[].<key>).
+struct PacketStage {
+    const char* key;
+    const char* meaning;
+};
+inline constexpr PacketStage kPacketStages[] = {
+    {"tail_write", "from pktgen's hard_start_xmit call to the NIC seeing the tail (TDT) write "
+                   "that hands over the packet's last descriptor: driver code, the posted "
+                   "register write's way down, and any TDT batching"},
+    {"descriptor", "from the end of tail_write to the packet's last descriptor in the NIC's "
+                   "descriptor cache: waiting in the host ring for a fetch, and the fetch"},
+    {"engine_wait", "from the end of descriptor to the DMA engine turning to the packet: the "
+                    "packets before it still being fetched (with TXDMAC.DPP set, also finished "
+                    "and written back)"},
+    {"fifo_wait", "the DMA engine waiting for TX FIFO room for the whole packet"},
+    {"data_read", "from the packet's first data read asked for to its last data byte in: "
+                  "arbitration, read latency (retries, split wait) and data phases of its buffers"},
+    {"processing", "from the last data byte to the commit to the MAC: nic.packet_processing_ns, "
+                   "after the packet before it has been finished"},
+    {"in_fifo", "from the commit to the first preamble byte on the wire: frames before it "
+                "still sending and the inter-packet gap (store-and-forward)"},
+    {"wire", "the frame on the wire: preamble, frame and FCS at the link speed"},
+};
+inline constexpr std::size_t kPacketStageCount = std::size(kPacketStages);
+
 // One port's per-packet distributions.  Per port, because a run that keeps the wire lazily
 // finishes one port's frames before the next port's, and P-square depends on the order of its
 // samples: only each port's own order is the same with and without the shortcuts.
 struct PacketTimes {
     Distribution latency;         // pktgen's xmit call to the frame's last byte on the wire
     Distribution frame_interval;  // a frame's last byte to the next one's, on the same port
+    Distribution stages[kPacketStageCount];  // kPacketStages, in that order
+    // The stages of a packet queued by pktgen at `xmit`.
+    void add_stages(Picos xmit, const e1000::FrameTimeline& t);
 };
 
 // Every frame leaving one port's MAC: counted, and checked to be the next in pktgen's order.
@@ -65,7 +97,7 @@ struct FrameCheck {
     std::deque<Picos> xmit_times;  // of pktgen's packets not yet on the wire
     PacketTimes times;             // in the window
     void queued(Picos xmit) { xmit_times.push_back(xmit); }
-    void seen(const std::uint8_t* frame, unsigned len, Picos when);
+    void seen(const std::uint8_t* frame, unsigned len, const e1000::FrameTimeline& times);
     void open_window() { window_frames = 0, first = last = 0, measuring = true; }
 };
 

@@ -1,6 +1,7 @@
 #include "run/results.h"
 
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "core/sim_time.h"
@@ -54,12 +55,26 @@ json distribution_results(const Distribution& d) {
     return r;
 }
 
+// The driver counters a port and a CPU report: one table for the results and the metrics
+// reference.
+struct DriverCounter {
+    const char* key;
+    std::uint64_t E1000Driver::Counters::*count;
+    const char* meaning;
+};
+constexpr DriverCounter kDriverCounters[] = {
+    {"packets_queued", &E1000Driver::Counters::queued, "packets accepted (xmit_frame)"},
+    {"packets_cleaned", &E1000Driver::Counters::cleaned,
+     "packets cleaned (DD seen, skb freed)"},
+    {"queue_stops", &E1000Driver::Counters::stops, "times the queue was stopped (ring full)"},
+    {"tdt_writes", &E1000Driver::Counters::tdt_writes, "tail (TDT) register writes"},
+    {"descriptors_queued", &E1000Driver::Counters::descriptors, "descriptors filled"},
+};
+
 json driver_counters(const E1000Driver::Counters& d) {
-    return {{"packets_queued", d.queued},
-            {"packets_cleaned", d.cleaned},
-            {"queue_stops", d.stops},
-            {"tdt_writes", d.tdt_writes},
-            {"descriptors_queued", d.descriptors}};
+    json r;
+    for (const DriverCounter& c : kDriverCounters) r[c.key] = d.*c.count;
+    return r;
 }
 
 // Totals, then each NIC, each port and each CPU: tx_pps and tx_pps_by_port cover every
@@ -73,7 +88,7 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     r["tx_pps"] = pps;
     r["tx_mbps"] = pps * 8 * (size + 4) / 1e6;  // pktgen's definition
     json by_port = json::array(), ports = json::array();
-    json latency = json::array(), interval = json::array();
+    json latency = json::array(), interval = json::array(), stages = json::array();
     std::vector<double> nic_pps(platform.nics().size(), 0);
     std::vector<json> nic_by_port(platform.nics().size(), json::array());
     double wire_limit = 0;
@@ -86,6 +101,10 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
         wire_limit += platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(size);
         latency.push_back(distribution_results(f.times.latency));
         interval.push_back(distribution_results(f.times.frame_interval));
+        json port_stages;
+        for (std::size_t i = 0; i < kPacketStageCount; ++i)
+            port_stages[kPacketStages[i].key] = distribution_results(f.times.stages[i]);
+        stages.push_back(port_stages);
         json port = {{"nic", topology.nics[sw.nic].name},
                      {"port", sw.port},
                      {"cpu", topology.port_cpu[f.port]},
@@ -100,6 +119,7 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     r["tx_frames"] = sent;
     r["packet_latency_ns_by_port"] = latency;
     r["frame_interval_ns_by_port"] = interval;
+    r["packet_stages_ns_by_port"] = stages;
     if (platform.nics().size() == 1) r["nic"] = platform.nics()[0]->stats();
     json nics = json::array();
     for (std::size_t n = 0; n < platform.nics().size(); ++n) {
@@ -123,11 +143,7 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
         for (std::size_t k = 0; k < platform.ports().size(); ++k) {
             if (topology.port_cpu[k] != c) continue;
             const auto& port = platform.ports()[k]->driver->counters();
-            d.queued += port.queued;
-            d.cleaned += port.cleaned;
-            d.stops += port.stops;
-            d.tdt_writes += port.tdt_writes;
-            d.descriptors += port.descriptors;
+            for (const DriverCounter& c : kDriverCounters) d.*c.count += port.*c.count;
         }
         double w = window_s * 1e12;
         queued += d.queued;
@@ -155,6 +171,13 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     r["slab_batches_per_packet"] = static_cast<double>(slab_batches) / n;
     r["snoop_hits_per_packet"] = static_cast<double>(platform.host().snoop_hits()) / n;
     r["packets_queued"] = queued;
+}
+
+// The driver counters' keys under `prefix` (ports[]. or cpus[].), counted by `whose` driver.
+void add_driver_metrics(std::vector<MetricSpec>& out, const std::string& prefix,
+                        const std::string& whose) {
+    for (const DriverCounter& c : kDriverCounters)
+        out.push_back({prefix + c.key, "count", whose + ": " + c.meaning + "."});
 }
 
 // The table of one per-packet distribution's keys.
@@ -259,6 +282,12 @@ std::vector<MetricSpec> result_metrics() {
     add_distribution_metrics(m, "frame_interval_ns_by_port[]",
                              "time between the last bytes of consecutive frames of the port in "
                              "the window (its mean is 1/tx_pps_by_port)");
+    // The stages split packet_latency_ns_by_port: a packet's stages add up to its latency, so
+    // the stages' means add up to the latency's mean.
+    for (const PacketStage& stage : kPacketStages)
+        add_distribution_metrics(m, "packet_stages_ns_by_port[]." + std::string(stage.key),
+                                 std::string(stage.key) + " time of the port's packets in "
+                                     "the window: " + stage.meaning);
     for (const MetricSpec& s : E1000::stats_metrics())
         m.push_back({"nic." + s.key, s.unit, s.meaning + " (only with a single NIC)"});
     std::vector<MetricSpec> nics = {
@@ -273,17 +302,16 @@ std::vector<MetricSpec> result_metrics() {
     m.insert(m.end(), nics.begin(), nics.end());
     for (const MetricSpec& s : E1000::stats_metrics())
         m.push_back({"nics[].stats." + s.key, s.unit, s.meaning});
-    std::vector<MetricSpec> rest = {
+    std::vector<MetricSpec> ports = {
         {"ports[].nic", "", "A transmitting port's NIC (nics[].name)."},
         {"ports[].port", "", "Its number on that NIC."},
         {"ports[].cpu", "", "The CPU whose pktgen thread drives it (cpus[] index)."},
         {"ports[].tx_pps", "packets/s", "Its frames per second on the wire (as tx_pps)."},
         {"ports[].tx_frames", "count", "Its frames in the window."},
-        {"ports[].packets_queued", "count", "Packets its driver accepted (xmit_frame)."},
-        {"ports[].packets_cleaned", "count", "Packets its driver cleaned (DD seen, skb freed)."},
-        {"ports[].queue_stops", "count", "Times its driver stopped the queue (ring full)."},
-        {"ports[].tdt_writes", "count", "Its tail (TDT) register writes."},
-        {"ports[].descriptors_queued", "count", "Descriptors its driver filled."},
+    };
+    m.insert(m.end(), ports.begin(), ports.end());
+    add_driver_metrics(m, "ports[].", "Its driver");
+    std::vector<MetricSpec> cpus = {
         {"cpus[].busy_fraction", "fraction", "Share of the window the CPU ran code (pktgen, "
          "driver, interrupts)."},
         {"cpus[].mmio_stall_fraction", "fraction", "Share of the window it was stalled on "
@@ -298,11 +326,10 @@ std::vector<MetricSpec> result_metrics() {
          "cache (cpu.cache; 0 without a cache model)."},
         {"cpus[].slab_batches", "count", "Slab array refills and flushes its software made "
          "(batches moved between the per-CPU arrays and the slab lists)."},
-        {"cpus[].packets_queued", "count", "Packets its driver accepted (xmit_frame)."},
-        {"cpus[].packets_cleaned", "count", "Packets its driver cleaned (DD seen, skb freed)."},
-        {"cpus[].queue_stops", "count", "Times its driver stopped the queue (ring full)."},
-        {"cpus[].tdt_writes", "count", "Tail (TDT) register writes."},
-        {"cpus[].descriptors_queued", "count", "Descriptors its driver filled."},
+    };
+    m.insert(m.end(), cpus.begin(), cpus.end());
+    add_driver_metrics(m, "cpus[].", "The drivers of the ports it drives, added up");
+    std::vector<MetricSpec> totals = {
         {"mmio_reads_per_packet", "reads/packet", "All CPUs' register reads over tx_frames."},
         {"mmio_writes_per_packet", "writes/packet", "All CPUs' register writes over tx_frames."},
         {"cache_misses_per_packet", "lines/packet", "All CPUs' cache misses over tx_frames."},
@@ -312,7 +339,7 @@ std::vector<MetricSpec> result_metrics() {
          "CPU cache (coherent DMA: host.snoop_hit_ns), over tx_frames."},
         {"packets_queued", "count", "Packets all drivers accepted in the window."},
     };
-    m.insert(m.end(), rest.begin(), rest.end());
+    m.insert(m.end(), totals.begin(), totals.end());
     return m;
 }
 
@@ -332,6 +359,26 @@ std::string distribution_line(const json& d) {
     }
     o << " ns";
     return o.str();
+}
+
+// One port's packet stages, a line each in the order of the packet's way:
+//   port 0 packet stages (ns)         p50      p90      p99      max     mean
+//     tail_write                    412.0    420.3    501.2    611.0    415.8
+void summarize_stages(std::ostringstream& o, std::size_t port, const json& stages) {
+    std::string title = "port " + std::to_string(port) + " packet stages (ns)";
+    o << std::left << std::setw(28) << title << std::right;
+    for (const char* key : {"p50", "p90", "p99", "max", "mean"}) o << std::setw(9) << key;
+    o << "\n";
+    for (const PacketStage& stage : kPacketStages) {
+        o << "  " << std::left << std::setw(26) << stage.key << std::right;
+        const json& d = stages[stage.key];
+        for (const char* key : {"p50", "p90", "p99", "max", "mean"}) {
+            o << std::setw(9);
+            if (d[key].is_number()) o << d[key].get<double>();
+            else o << "-";
+        }
+        o << "\n";
+    }
 }
 
 // The NIC's counters and per-packet means, a few lines.
@@ -415,6 +462,8 @@ std::string summarize(const json& r) {
               << distribution_line(r["packet_latency_ns_by_port"][i]) << "\n";
             o << "port " << i << " frame interval: "
               << distribution_line(r["frame_interval_ns_by_port"][i]) << "\n";
+            o.precision(1);
+            summarize_stages(o, i, r["packet_stages_ns_by_port"][i]);
         }
         o.precision(2);
         o << "per packet: " << r["mmio_reads_per_packet"].get<double>() << " register reads, "

@@ -193,10 +193,10 @@ Simulation::Simulation(const Scenario& s)
     // Frames of NIC n's port p go to the n-th NIC's ports' checks, which start at `first`.
     for (unsigned n = 0, first = 0; n < platform.nics().size(); ++n) {
         unsigned ports = platform.config().topology.nics[n].ports;
-        platform.nics()[n]->set_frame_observer(
+        platform.nics()[n]->set_frame_timeline_observer(
             [this, first, ports](unsigned port, const std::uint8_t* frame, unsigned len,
-                                 Picos when) {
-                if (port < ports) parts_->frames[first + port].seen(frame, len, when);
+                                 const e1000::FrameTimeline& times) {
+                if (port < ports) parts_->frames[first + port].seen(frame, len, times);
             });
         first += ports;
     }
