@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include "software/e1000_rx_driver.h"
 #include "software/skb_pool.h"
 
 namespace pcisim {
@@ -45,6 +46,8 @@ public:
                 std::uint64_t ring_base, std::function<void(const Skb&)> free_skb);
 
     void configure_tx();                    // probe/open: registers, ring, interrupts
+    // The port also receives: intr() polls its receive half too (before the simulation).
+    void attach_receive(E1000RxDriver* rx) { rx_ = rx; }
     enum class TxResult { Ok, Busy };
     TxResult xmit_frame(const Skb& skb);    // hard_start_xmit
     void intr();                            // the interrupt handler (+ NAPI poll)
@@ -85,7 +88,10 @@ private:
     void wake_if_cleaned(bool cleaned);
     std::uint64_t desc_addr(unsigned i) const { return ring_base_ + 16ull * i; }
 
+    void napi_poll();  // e1000_clean with a receive half: until a poll cleans less than a quota
+
     Cpu& cpu_;
+    E1000RxDriver* rx_ = nullptr;
     DriverOptions options_;
     std::uint64_t bar_, ring_base_;
     std::function<void(const Skb&)> free_skb_;
