@@ -255,97 +255,109 @@ TEST_CASE("e1000 rx: a full RX FIFO misses frames, counted by MPC and by cause",
     CHECK(rx.frames_in_nic() == 0);
 }
 
-TEST_CASE("e1000 rx: WTHRESH batches descriptor write-backs, WTHRESH 1 (reset) writes each at once", "[e1000][rx]") {
-    SECTION("reset value") {
-        Receiver r(16);
-        CHECK(r.bus.mmio_read(kRxdctl) == kRxdctlReset);
-        r.enable();
-        r.bus.mmio_write(kRdt, 12);
-        r.frames(8);
-        r.run_us(50);
-        CHECK(r.bus.writes_in(kRxRing, kRxRing + 16 * 16) == std::vector<std::uint32_t>(8, 16));
-    }
-    SECTION("WTHRESH 4") {
-        Receiver r(16);
-        r.bus.mmio_write(kRxdctl, 4u << 16 | 1u << 24);
-        r.enable();
-        r.bus.mmio_write(kRdt, 12);
-        r.frames(8);
-        r.run_us(50);
-        CHECK(r.bus.writes_in(kRxRing, kRxRing + 16 * 16) == std::vector<std::uint32_t>{64, 64});
-        CHECK(r.nic.rx_stats().descriptors_written_back == 8);
-    }
-    SECTION("WTHRESH 4, a partial batch when the FIFO runs empty") {
-        Receiver r(16);
-        r.bus.mmio_write(kRxdctl, 4u << 16 | 1u << 24);
-        r.enable();
-        r.bus.mmio_write(kRdt, 12);
-        r.frames(6);
-        r.run_us(50);
-        CHECK(r.bus.writes_in(kRxRing, kRxRing + 16 * 16) == std::vector<std::uint32_t>{64, 32});
-    }
+TEST_CASE("e1000 rx: with WTHRESH 1 (the reset value) each descriptor is written back at once", "[e1000][rx]") {
+    Receiver r(16);
+    CHECK(r.bus.mmio_read(kRxdctl) == kRxdctlReset);
+    r.enable();
+    r.bus.mmio_write(kRdt, 12);
+    r.frames(8);
+    r.run_us(50);
+    CHECK(r.bus.writes_in(kRxRing, kRxRing + 16 * 16) == std::vector<std::uint32_t>(8, 16));
 }
 
-TEST_CASE("e1000 rx: the cache is refilled when it runs empty, and prefetched below PTHRESH", "[e1000][rx]") {
-    auto fetches = [](const FakeBus& bus) {
-        std::vector<std::uint32_t> out;
-        for (const auto& a : bus.log)
-            if (a.read) out.push_back(a.bytes / kDescriptorBytes);
-        return out;
-    };
-    SECTION("PTHRESH 0: fetch on empty only") {
-        E1000Params p;
-        p.descriptor_cache_entries = 8;
-        Receiver r(64, p);
-        r.enable();
-        r.bus.mmio_write(kRdt, 40);
-        r.frames(6);
-        r.run_us(50);
-        CHECK(fetches(r.bus) == std::vector<std::uint32_t>{8});
-        r.frames(4);  // the 7th and 8th empty the cache: one more fetch
-        r.run_us(50);
-        CHECK(fetches(r.bus) == std::vector<std::uint32_t>{8, 8});
-    }
-    SECTION("PTHRESH 4, HTHRESH 4 (descriptors): prefetched while 4 or more wait in host memory") {
-        E1000Params p;
-        p.descriptor_cache_entries = 8;
-        Receiver r(64, p);
-        r.bus.mmio_write(kRxdctl, 4u | 4u << 8 | 1u << 16 | 1u << 24);
-        r.enable();
-        r.bus.mmio_write(kRdt, 40);
-        r.frames(5);  // 3 left on chip: below PTHRESH
-        r.run_us(50);
-        // The prefetch fills the cache's room (5) up to a cache-line boundary: 4.
-        CHECK(fetches(r.bus) == std::vector<std::uint32_t>{8, 4});
-    }
+TEST_CASE("e1000 rx: WTHRESH 4 gathers write-backs in fours", "[e1000][rx]") {
+    Receiver r(16);
+    r.bus.mmio_write(kRxdctl, 4u << 16 | 1u << 24);
+    r.enable();
+    r.bus.mmio_write(kRdt, 12);
+    r.frames(8);
+    r.run_us(50);
+    CHECK(r.bus.writes_in(kRxRing, kRxRing + 16 * 16) == std::vector<std::uint32_t>{64, 64});
+    CHECK(r.nic.rx_stats().descriptors_written_back == 8);
 }
 
-TEST_CASE("e1000 rx: RDTR delays RXT0, restarted by each write-back, and RADV bounds it", "[e1000][rx]") {
-    SECTION("RDTR 0: RXT0 at the write-back") {
-        Receiver r(16);
-        r.enable();
-        r.bus.mmio_write(kRdt, 8);
-        r.frames(1);
-        r.run_us(20);
-        REQUIRE(!r.line.changes.empty());
-        CHECK(r.line.changes[0].first);
-        CHECK(r.line.changes[0].second < ns_to_ps(2000));
+TEST_CASE("e1000 rx: WTHRESH 4 writes a partial batch back when the FIFO runs empty", "[e1000][rx]") {
+    Receiver r(16);
+    r.bus.mmio_write(kRxdctl, 4u << 16 | 1u << 24);
+    r.enable();
+    r.bus.mmio_write(kRdt, 12);
+    r.frames(6);
+    r.run_us(50);
+    CHECK(r.bus.writes_in(kRxRing, kRxRing + 16 * 16) == std::vector<std::uint32_t>{64, 32});
+}
+
+// The sizes, in descriptors, of the receive descriptor fetches the NIC made.
+std::vector<std::uint32_t> fetches(const FakeBus& bus) {
+    std::vector<std::uint32_t> out;
+    for (const auto& a : bus.log)
+        if (a.read) out.push_back(a.bytes / kDescriptorBytes);
+    return out;
+}
+
+TEST_CASE("e1000 rx: with PTHRESH 0 the cache is refilled only when it runs empty", "[e1000][rx]") {
+    E1000Params p;
+    p.descriptor_cache_entries = 8;
+    Receiver r(64, p);
+    r.enable();
+    r.bus.mmio_write(kRdt, 40);
+    r.frames(6);
+    r.run_us(50);
+    CHECK(fetches(r.bus) == std::vector<std::uint32_t>{8});
+    r.frames(4);  // the 7th and 8th empty the cache: one more fetch
+    r.run_us(50);
+    CHECK(fetches(r.bus) == std::vector<std::uint32_t>{8, 8});
+}
+
+TEST_CASE("e1000 rx: below PTHRESH descriptors are prefetched while HTHRESH wait in host memory", "[e1000][rx]") {
+    E1000Params p;
+    p.descriptor_cache_entries = 8;
+    Receiver r(64, p);
+    r.bus.mmio_write(kRxdctl, 4u | 4u << 8 | 1u << 16 | 1u << 24);  // PTHRESH 4, HTHRESH 4, GRAN
+    r.enable();
+    r.bus.mmio_write(kRdt, 40);
+    r.frames(5);  // 3 left on chip: below PTHRESH
+    r.run_us(50);
+    // The prefetch fills the cache's room (5) up to a cache-line boundary: 4.
+    CHECK(fetches(r.bus) == std::vector<std::uint32_t>{8, 4});
+}
+
+TEST_CASE("e1000 rx: with RDTR 0 RXT0 is raised at the write-back", "[e1000][rx]") {
+    Receiver r(16);
+    r.enable();
+    r.bus.mmio_write(kRdt, 8);
+    r.frames(1);
+    r.run_us(20);
+    REQUIRE(!r.line.changes.empty());
+    CHECK(r.line.changes[0].first);
+    CHECK(r.line.changes[0].second == ns_to_ps(600 + 100 + 100));  // fetch, data, write-back
+}
+
+TEST_CASE("e1000 rx: RDTR is restarted by each write-back and RADV bounds it", "[e1000][rx]") {
+    Receiver r(64);
+    r.bus.mmio_write(kRdtr, 10);  // 10.24 us
+    r.bus.mmio_write(kRadv, 20);  // 20.48 us
+    r.enable();
+    r.bus.mmio_write(kRdt, 60);
+    // A frame every 5 us keeps restarting RDTR; RADV fires 20.48 us after the first write-back.
+    for (int k = 0; k < 10; ++k) {
+        r.frames(1, 60, k);
+        r.run_us(5);
     }
-    SECTION("RDTR 10 (10.24 us) after the last write-back; RADV 20 bounds a stream") {
-        Receiver r(64);
-        r.bus.mmio_write(kRdtr, 10);
-        r.bus.mmio_write(kRadv, 20);
-        r.enable();
-        r.bus.mmio_write(kRdt, 60);
-        // A frame every 5 us keeps restarting RDTR; RADV fires 20.48 us after the first.
-        for (int k = 0; k < 10; ++k) {
-            r.frames(1, 60, k);
-            r.run_us(5);
-        }
-        REQUIRE(!r.line.changes.empty());
-        Picos first_writeback = ns_to_ps(600 + 100 + 100);  // fetch, data write, write-back
-        CHECK(r.line.changes[0].second == first_writeback + ns_to_ps(20 * 1024));
-    }
+    REQUIRE(!r.line.changes.empty());
+    Picos first_writeback = ns_to_ps(600 + 100 + 100);  // fetch, data write, write-back
+    CHECK(r.line.changes[0].second == first_writeback + ns_to_ps(20 * 1024));
+}
+
+TEST_CASE("e1000 rx: RDTR expires after the last write-back of a burst", "[e1000][rx]") {
+    Receiver r(64);
+    r.bus.mmio_write(kRdtr, 10);  // 10.24 us, no RADV
+    r.enable();
+    r.bus.mmio_write(kRdt, 60);
+    r.frames(3);
+    r.run_us(50);
+    REQUIRE(!r.line.changes.empty());
+    // Write-backs at 0.8, 1.0 and 1.2 us (data and write-back alternate on the bus).
+    CHECK(r.line.changes[0].second == ns_to_ps(1200) + ns_to_ps(10 * 1024));
 }
 
 TEST_CASE("e1000 rx: the wire source's keys are checked with the key, the value and what is expected", "[e1000][rx]") {
