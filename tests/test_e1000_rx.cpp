@@ -453,3 +453,20 @@ TEST_CASE("e1000 rx: a 32-bit 33 MHz bus cannot carry 60-byte frames at the line
     CHECK(rx["missed_by_cause"]["no_descriptor"] == 0);
     CHECK(r["bus"]["utilisation_fraction"].get<double>() > 0.9);
 }
+
+TEST_CASE("plots/receive draws a receive sweep headless", "[e1000][rx][plots]") {
+    pcisim::test::TempDir dir;
+    const std::string csv = dir / "rx.csv";
+    auto r = pcisim::test::run_pcisim(
+        "sweep " + pcisim::test::scenario_path("xeon-pcix-133-rx") +
+        " --vary wire_source.size=60,1514 --set simulation.min_window_us=1000 "
+        "--set simulation.max_window_us=1000 -j 2 -o " + csv);
+    REQUIRE(r.exit_code == 0);
+    const std::string figures = dir / "figures";
+    const std::string cmd = "/usr/bin/python3 " + std::string(PCISIM_SOURCE_DIR) +
+                            "/plots/receive --sweep " + csv + " --out " + figures +
+                            " >/dev/null 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    CHECK(std::filesystem::file_size(figures + "/receive.png") > 1000);
+    CHECK(std::filesystem::file_size(figures + "/receive.svg") > 1000);
+}
