@@ -803,10 +803,13 @@ TEST_CASE("e1000: the registers sit at their SDM offsets under their SDM names",
     for (const auto& r : nic.port(0).registers().registers()) map.emplace_back(r.offset, r.name);
     const std::vector<std::pair<std::uint32_t, std::string>> sdm = {
         {0x0000, "CTRL"},  {0x0008, "STATUS"}, {0x00C0, "ICR"},   {0x00C4, "ITR"},
-        {0x00C8, "ICS"},   {0x00D0, "IMS"},    {0x00D8, "IMC"},   {0x0400, "TCTL"},
-        {0x0410, "TIPG"},  {0x1000, "PBA"},    {0x3000, "TXDMAC"}, {0x3800, "TDBAL"},
-        {0x3804, "TDBAH"}, {0x3808, "TDLEN"},  {0x3810, "TDH"},   {0x3818, "TDT"},
-        {0x3820, "TIDV"},  {0x3828, "TXDCTL"}, {0x382C, "TADV"}};
+        {0x00C8, "ICS"},   {0x00D0, "IMS"},    {0x00D8, "IMC"},   {0x0100, "RCTL"},
+        {0x0400, "TCTL"},  {0x0410, "TIPG"},   {0x1000, "PBA"},   {0x2800, "RDBAL"},
+        {0x2804, "RDBAH"}, {0x2808, "RDLEN"},  {0x2810, "RDH"},   {0x2818, "RDT"},
+        {0x2820, "RDTR"},  {0x2828, "RXDCTL"}, {0x282C, "RADV"},  {0x3000, "TXDMAC"},
+        {0x3800, "TDBAL"}, {0x3804, "TDBAH"},  {0x3808, "TDLEN"}, {0x3810, "TDH"},
+        {0x3818, "TDT"},   {0x3820, "TIDV"},   {0x3828, "TXDCTL"}, {0x382C, "TADV"},
+        {0x4010, "MPC"},   {0x4074, "GPRC"},   {0x40A0, "RNBC"}};
     CHECK(map == sdm);
 }
 
@@ -894,16 +897,17 @@ TEST_CASE("e1000: accesses to offsets with no register are counted and reported"
     FakeBus bus("bus");
     E1000 nic("nic", E1000Params::for_model("82546"), bus, mem, kBar, {});
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    const std::uint32_t kRctl = 0x0100, kRdbal = 0x2800;  // receive: not modelled
+    // Receive address filtering: not modelled (every frame of the wire source is accepted).
+    const std::uint32_t kMta = 0x5200, kRal = 0x5400;
     const std::uint32_t port1 = E1000::kBarBytes;
-    CHECK(bus.mmio_read(kRctl) == 0);  // reserved space reads as zero ...
-    bus.mmio_read(kRctl);
-    bus.mmio_write(kRctl, 0x8002);
-    bus.mmio_write(port1 + kRdbal, 0x1000);
-    CHECK(bus.mmio_read(kRctl) == 0);  // ... and keeps no written value
+    CHECK(bus.mmio_read(kMta) == 0);  // reserved space reads as zero ...
+    bus.mmio_read(kMta);
+    bus.mmio_write(kMta, 0x8002);
+    bus.mmio_write(port1 + kRal, 0x1000);
+    CHECK(bus.mmio_read(kMta) == 0);  // ... and keeps no written value
     nic.reset_stats();  // counted since construction, not since the last reset
     const nlohmann::json expected = {
-        {{"port", 0}, {"offset", "0x00100"}, {"reads", 3}, {"writes", 1}},
-        {{"port", 1}, {"offset", "0x02800"}, {"reads", 0}, {"writes", 1}}};
+        {{"port", 0}, {"offset", "0x05200"}, {"reads", 3}, {"writes", 1}},
+        {{"port", 1}, {"offset", "0x05400"}, {"reads", 0}, {"writes", 1}}};
     CHECK(nic.stats()["unimplemented_register_accesses"] == expected);
 }

@@ -63,18 +63,22 @@ TEST_CASE("every key a run writes is in the metrics reference, and every key the
         CHECK(documented.insert(m.key).second);  // each key once
         CHECK_FALSE(m.meaning.empty());
     }
-    // A NIC run (two ports: the per-port lists), the synthetic masters of the bus demo and a
-    // quad-port card.
+    // A NIC run (two ports: the per-port lists; receiving too: rx and nic.rx), the synthetic
+    // masters of the bus demo and a quad-port card (receiving: nics[].stats.rx).
     std::string summary;
     std::set<std::string> written;
-    key_paths(run_to_stdout("xeon-pcix-133", summary, " --set pktgen.ports=2"), "", written);
+    key_paths(run_to_stdout("xeon-pcix-133", summary,
+                            " --set pktgen.ports=2 --set wire_source.enabled=true"),
+              "", written);
     CHECK(contains(summary, "tx: "));  // the summary went to stderr
+    CHECK(contains(summary, "rx: "));
     CHECK(contains(summary, "port 1 packet latency (xmit to last byte on the wire): p50 "));
     CHECK(contains(summary, "nic port 1: "));
     key_paths(run_to_stdout("bus-demo", summary), "", written);
     CHECK(contains(summary, "master "));
     // Several NICs, one behind an on-card bridge: nics[], ports[] and card_buses[].
-    key_paths(run_to_stdout("xeon-pcix-133-quad-2cpu", summary), "", written);
+    key_paths(run_to_stdout("xeon-pcix-133-quad-2cpu", summary, " --set wire_source.enabled=true"),
+              "", written);
     CHECK(contains(summary, " bus (pcix "));
     for (const auto& key : written) {
         INFO("written by a run but not in the reference: " << key);

@@ -15,8 +15,8 @@ E1000::E1000(sc_core::sc_module_name name, const E1000Params& params, BusPort& b
     for (unsigned p = 0; p < params_.traits.ports; ++p) {
         InterruptSink* irq = p < irq_per_port.size() ? irq_per_port[p] : nullptr;
         std::string port_name = "port" + std::to_string(p);
-        ports_.push_back(std::make_unique<TxPort>(port_name.c_str(), p, params_, mem, stats_, irq,
-                                                  observer_));
+        ports_.push_back(std::make_unique<TxPort>(port_name.c_str(), p, params_, mem, stats_,
+                                                  rx_stats_, irq, observer_));
     }
     MasterConfig config;
     config.name = basename();
@@ -93,7 +93,7 @@ nlohmann::json E1000::stats() const {
         per_port.push_back({{"frames_sent", p->frames_sent()},
                             {"fifo_peak_bytes", p->fifo().peak()},
                             {"fifo_bytes", p->fifo().capacity()}});
-    return {
+    nlohmann::json r = {
         {"model", params_.model},
         {"descriptor_fetches", s.descriptor_fetches},
         {"descriptors_fetched", s.descriptors_fetched},
@@ -118,6 +118,38 @@ nlohmann::json E1000::stats() const {
         {"ports", per_port},
         {"unimplemented_register_accesses", unimplemented_register_accesses()},
     };
+    if (receive_used()) r["rx"] = rx_stats_json();
+    return r;
+}
+
+bool E1000::receive_used() const {
+    for (const auto& p : ports_)
+        if (p->rx().enabled()) return true;
+    return false;
+}
+
+// The receive side's counters (only once a receiver has been enabled).
+nlohmann::json E1000::rx_stats_json() const {
+    const RxStats& s = rx_stats_;
+    nlohmann::json per_port = nlohmann::json::array();
+    for (const auto& p : ports_)
+        per_port.push_back({{"frames_delivered", p->rx().frames_delivered()},
+                            {"frames_missed", p->rx().frames_missed()},
+                            {"fifo_peak_bytes", p->rx().fifo_peak()},
+                            {"fifo_bytes", p->rx().fifo_capacity()}});
+    return {{"frames_arrived", s.frames_arrived},
+            {"frames_delivered", s.frames_delivered},
+            {"bytes_delivered", s.bytes_delivered},
+            {"missed_frames", s.missed()},
+            {"missed_no_descriptor", s.missed_no_descriptor},
+            {"missed_fifo_full", s.missed_fifo_full},
+            {"no_buffer_arrivals", s.no_buffer_arrivals},
+            {"descriptor_fetches", s.descriptor_fetches},
+            {"descriptors_fetched", s.descriptors_fetched},
+            {"data_writes", s.data_writes},
+            {"writebacks", s.writebacks},
+            {"descriptors_written_back", s.descriptors_written_back},
+            {"ports", per_port}};
 }
 
 std::vector<MetricSpec> E1000::stats_metrics() {
@@ -160,6 +192,29 @@ std::vector<MetricSpec> E1000::stats_metrics() {
         {"unimplemented_register_accesses[].offset", "", "The register offset, \"0x00100\"."},
         {"unimplemented_register_accesses[].reads", "count", "Reads of it since time zero."},
         {"unimplemented_register_accesses[].writes", "count", "Writes of it since time zero."},
+        {"rx.frames_arrived", in_window, "Frames the receivers took from the wire (RCTL.EN "
+         "set); rx.* only once a receiver was enabled."},
+        {"rx.frames_delivered", in_window, "Frames written to host memory and written back "
+         "(DD)."},
+        {"rx.bytes_delivered", "bytes", "Bytes of those frames' data writes (CRC included "
+         "unless RCTL.SECRC)."},
+        {"rx.missed_frames", in_window, "Frames the RX FIFO had no room for (MPC)."},
+        {"rx.missed_no_descriptor", in_window, "Of those, missed while no receive descriptor was "
+         "on chip or in host memory (the driver behind)."},
+        {"rx.missed_fifo_full", in_window, "Of those, missed while descriptors were available "
+         "(the DMA engine, i.e. the bus, behind)."},
+        {"rx.no_buffer_arrivals", in_window, "Frames that arrived with no receive descriptor "
+         "available (RNBC), missed or not."},
+        {"rx.descriptor_fetches", in_window, "Receive descriptor DMA reads."},
+        {"rx.descriptors_fetched", in_window, "Descriptors those reads brought in."},
+        {"rx.data_writes", in_window, "Packet data DMA writes (one per frame)."},
+        {"rx.writebacks", in_window, "Receive descriptor write-back DMA writes."},
+        {"rx.descriptors_written_back", in_window, "Descriptors those writes carried."},
+        {"rx.ports[].frames_delivered", "count", "Frames the port delivered since time zero."},
+        {"rx.ports[].frames_missed", "count", "Frames the port missed since time zero."},
+        {"rx.ports[].fifo_peak_bytes", "bytes", "Most of the RX FIFO in use at once, since time "
+         "zero."},
+        {"rx.ports[].fifo_bytes", "bytes", "The RX FIFO's size (PBA.RXA)."},
     };
 }
 
@@ -177,6 +232,9 @@ nlohmann::json E1000::unimplemented_register_accesses() const {
     return list;
 }
 
-void E1000::reset_stats() { stats_ = TxStats{}; }
+void E1000::reset_stats() {
+    stats_ = TxStats{};
+    rx_stats_ = RxStats{};
+}
 
 }  // namespace pcisim

@@ -1,4 +1,4 @@
-// Intel 8254x (e1000) gigabit NIC, transmit side: the top level that puts the ports behind one
+// Intel 8254x (e1000) gigabit NIC: the top level that puts the ports behind one
 // bus master interface and one memory BAR.  See docs/e1000.md for what is modelled, the
 // assumptions, and the per-model differences.
 #pragma once
@@ -49,6 +49,13 @@ public:
 
     const e1000::E1000Params& params() const { return params_; }
     const e1000::TxPort& port(unsigned p) const { return *ports_.at(p); }
+    // A frame from the wire at port `p` (its last byte is in now); see e1000::RxPort.
+    void receive_frame(unsigned p, std::uint32_t len, std::uint32_t seq) {
+        ports_.at(p)->rx().frame_arrived(len, seq);
+    }
+    const e1000::RxStats& rx_stats() const { return rx_stats_; }
+    // Whether any port's receiver has been enabled (RCTL.EN) since time zero.
+    bool receive_used() const;
 
     // BusMaster
     void read_done(std::uint64_t tag, const DmaStats& stats, std::uint32_t dword) override;
@@ -59,11 +66,13 @@ public:
 
 private:
     nlohmann::json unimplemented_register_accesses() const;
+    nlohmann::json rx_stats_json() const;
     e1000::TxPort& port_at(std::uint64_t addr, std::uint32_t& offset);
 
     e1000::E1000Params params_;
     std::uint64_t bar_base_;
     e1000::TxStats stats_;
+    e1000::RxStats rx_stats_;
     e1000::FrameObserver observer_;
     std::vector<std::unique_ptr<e1000::TxPort>> ports_;
     std::unique_ptr<e1000::BusInterface> bus_interface_;

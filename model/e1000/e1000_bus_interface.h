@@ -4,7 +4,9 @@
 // time", per LAN function), so a two-port part can have two reads in flight, one per port.
 // When the interface is asked to look for work it offers the ports round-robin, so neither
 // port's read keeps going first; descriptor write-backs are posted writes and are issued at
-// once.  Every request's DmaStats is added to the NIC's counters.
+// once.  Every request's DmaStats is added to the NIC's counters.  A port's receive engine
+// shares its read slot (it reads only descriptors) and posts its packet data and write-backs
+// here too, through the port's DmaClient (e1000_tx_port.h).
 #pragma once
 
 #include <cstdint>
@@ -16,7 +18,7 @@
 
 namespace pcisim::e1000 {
 
-enum class ReadKind { Descriptors, Data };
+enum class ReadKind { Descriptors, Data, RxDescriptors };
 
 struct ReadRequest {
     ReadKind kind;

@@ -1,5 +1,7 @@
 // The transmit descriptor ring as the NIC sees it (TDBA/TDLEN/TDH/TDT) and its on-chip
-// descriptor cache.  Decides what to fetch next (8254x SDM 3.4 "Transmit descriptor fetching"
+// descriptor cache.  The receive ring (RDBA/RDLEN/RDH/RDT) uses the same ring and cache
+// bookkeeping and makes its own fetch decision (e1000_rx_port.h); fetch_wanted() and
+// complete_packet_descriptors() are the transmit side's.  Decides what to fetch next (8254x SDM 3.4 "Transmit descriptor fetching"
 // and 13.4.42 TXDCTL): fetch when the cache is empty, prefetch when fewer than PTHRESH
 // descriptors are left and at least HTHRESH wait in host memory; a fetch takes as many as fit,
 // never past TDT, never past the ring end (a wrap is a second fetch), and when it is limited by
@@ -63,6 +65,8 @@ public:
     // processed).
     void descriptor_processed() { head_ = (head_ + 1) % slots(); }
     unsigned cached() const { return static_cast<unsigned>(cache_.size()); }
+    unsigned capacity() const { return capacity_; }
+    unsigned fetching() const { return fetching_; }  // requested, not yet arrived
 
 private:
     unsigned capacity_;

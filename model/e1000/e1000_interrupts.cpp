@@ -21,6 +21,9 @@ InterruptLogic::InterruptLogic(sc_core::sc_module_name name, InterruptSink* sink
     SC_METHOD(throttle_expired);
     sensitive << throttle_event_;
     dont_initialize();
+    SC_METHOD(rx_delay_expired);
+    sensitive << rx_delay_event_;
+    dont_initialize();
     update_line();
 }
 
@@ -30,7 +33,46 @@ void InterruptLogic::raise(std::uint32_t causes) {
         delay_event_.cancel();
         delay_armed_ = kNotArmed;
     }
+    if (causes & kIcrRxt0) {  // a receive timer interrupt reports any delayed one
+        rx_delay_pending_ = radv_running_ = false;
+        rx_delay_event_.cancel();
+        rx_delay_armed_ = kNotArmed;
+    }
     icr_ |= causes;
+    update_line();
+}
+
+void InterruptLogic::raise_delayed_rxt0() {
+    if (rdtr_ == 0) return raise(kIcrRxt0);
+    Picos now = now_ps();
+    Picos rdtr_deadline = now + rdtr_ * kDelayUnit;
+    if (!radv_running_ && radv_ != 0) {
+        radv_running_ = true;
+        radv_deadline_ = now + radv_ * kDelayUnit;
+    }
+    rx_delay_deadline_ = radv_running_ ? std::min(rdtr_deadline, radv_deadline_) : rdtr_deadline;
+    rx_delay_pending_ = true;
+    if (rx_delay_armed_ > rx_delay_deadline_) {
+        rx_delay_event_.cancel();
+        rx_delay_event_.notify(ps(rx_delay_deadline_ - now));
+        rx_delay_armed_ = rx_delay_deadline_;
+    }
+}
+
+void InterruptLogic::rx_delay_expired() {
+    rx_delay_armed_ = kNotArmed;
+    if (!rx_delay_pending_) return;
+    Picos now = now_ps();
+    if (now < rx_delay_deadline_) {  // restarted by later write-backs: wait on
+        rx_delay_event_.notify(ps(rx_delay_deadline_ - now));
+        rx_delay_armed_ = rx_delay_deadline_;
+        return;
+    }
+    raise(kIcrRxt0);
+}
+
+void InterruptLogic::set_receive_enabled(bool on) {
+    receive_enabled_ = on;
     update_line();
 }
 
@@ -89,9 +131,11 @@ void InterruptLogic::throttle_expired() { update_line(); }
 
 void InterruptLogic::update_line() {
     drive_line();
-    // The transmit path raises only TXDW and TXQE (and software ICS writes): with neither
-    // unmasked and nothing pending, the line stays low until the mask changes.
-    bool quiet = !asserted_ && (ims_ & (icr_ | kIcrTxdw | kIcrTxqe)) == 0;
+    // The transmit path raises only TXDW and TXQE (and software ICS writes), a running receiver
+    // RXT0, RXDMT0 and RXO: with none of them unmasked and nothing pending, the line stays low
+    // until the mask changes.
+    std::uint32_t own = kIcrTxdw | kIcrTxqe | (receive_enabled_ ? kIcrRxt0 | kIcrRxdmt0 | kIcrRxo : 0);
+    bool quiet = !asserted_ && (ims_ & (icr_ | own)) == 0;
     if (quiet != quiet_ && sink_) sink_->set_line_quiet(quiet);
     quiet_ = quiet;
 }

@@ -1,7 +1,7 @@
-// Register offsets and bit fields of the 8254x used by the transmit path, shared by the device
-// model and the driver.  Offsets and bits: Intel PCI/PCI-X Family of Gigabit Ethernet
-// Controllers Software Developer's Manual (8254x SDM), section 13 (registers) and 3.3 (transmit
-// descriptors).
+// Register offsets and bit fields of the 8254x used by the transmit and receive paths, shared by
+// the device model and the driver.  Offsets and bits: Intel PCI/PCI-X Family of Gigabit Ethernet
+// Controllers Software Developer's Manual (8254x SDM), section 13 (registers), 3.2 (receive
+// descriptors) and 3.3 (transmit descriptors).
 #pragma once
 
 #include <cstdint>
@@ -16,9 +16,18 @@ constexpr std::uint32_t kItr = 0x00C4;    // interrupt throttling, 256 ns units
 constexpr std::uint32_t kIcs = 0x00C8;
 constexpr std::uint32_t kIms = 0x00D0;    // interrupt mask set/read
 constexpr std::uint32_t kImc = 0x00D8;    // interrupt mask clear
+constexpr std::uint32_t kRctl = 0x0100;   // receive control
 constexpr std::uint32_t kTctl = 0x0400;
 constexpr std::uint32_t kTipg = 0x0410;
 constexpr std::uint32_t kPba = 0x1000;    // packet buffer allocation, KB (RX in low 16 bits)
+constexpr std::uint32_t kRdbal = 0x2800;
+constexpr std::uint32_t kRdbah = 0x2804;
+constexpr std::uint32_t kRdlen = 0x2808;
+constexpr std::uint32_t kRdh = 0x2810;
+constexpr std::uint32_t kRdt = 0x2818;
+constexpr std::uint32_t kRdtr = 0x2820;   // RX delay timer (packet timer), 1.024 us units
+constexpr std::uint32_t kRxdctl = 0x2828;
+constexpr std::uint32_t kRadv = 0x282C;   // RX absolute interrupt delay, 1.024 us units
 constexpr std::uint32_t kTxdmac = 0x3000; // TX DMA control: bit 0 DPP (disable packet prefetch)
 constexpr std::uint32_t kTdbal = 0x3800;
 constexpr std::uint32_t kTdbah = 0x3804;
@@ -28,13 +37,23 @@ constexpr std::uint32_t kTdt = 0x3818;
 constexpr std::uint32_t kTidv = 0x3820;   // TX interrupt delay, 1.024 us units
 constexpr std::uint32_t kTxdctl = 0x3828;
 constexpr std::uint32_t kTadv = 0x382C;   // TX absolute interrupt delay, 1.024 us units
+// Statistics (13.7, clear on read): missed packets (RX FIFO full), good packets received,
+// receive no buffers (a frame arrived with no receive descriptor on chip or in host memory).
+constexpr std::uint32_t kMpc = 0x4010;
+constexpr std::uint32_t kGprc = 0x4074;
+constexpr std::uint32_t kRnbc = 0x40A0;
 
 // Bits software composes register values from (the driver shares them).
 constexpr std::uint32_t kIcrTxdw = 1u << 0;   // transmit descriptor written back
 constexpr std::uint32_t kIcrTxqe = 1u << 1;   // transmit queue empty
 constexpr std::uint32_t kIcrLsc = 1u << 2;
+constexpr std::uint32_t kIcrRxdmt0 = 1u << 4; // receive descriptors minimum threshold hit
+constexpr std::uint32_t kIcrRxo = 1u << 6;    // receiver overrun (a frame missed: FIFO full)
+constexpr std::uint32_t kIcrRxt0 = 1u << 7;   // receiver timer (RDTR/RADV) expired
 constexpr std::uint32_t kIcrInt = 1u << 31;   // 82547+: some cause asserted (informational)
 constexpr std::uint32_t kTctlEn = 1u << 1;
+constexpr std::uint32_t kRctlEn = 1u << 1;
+constexpr std::uint32_t kRctlSecrc = 1u << 26;  // strip the Ethernet CRC before the host
 constexpr std::uint32_t kTxdmacDpp = 1u << 0;
 
 // `width` bits of a register value from bit `lsb` up.
@@ -85,6 +104,16 @@ struct Tctl {
     constexpr bool en() const { return value & kTctlEn; }
 };
 
+// RCTL (13.4.22): EN bit 1, RDMTS 9:8 (RXDMT0 when the free descriptors the NIC holds fall
+// to 1/2, 1/4 or 1/8 of the ring), SECRC bit 26.  Filtering (UPE, MPE, BAM, VFE), BSIZE and
+// LPE are stored, not acted on: every frame of the wire source is accepted, and fits a buffer.
+struct Rctl {
+    std::uint32_t value = 0;
+    constexpr bool en() const { return value & kRctlEn; }
+    constexpr unsigned rdmts() const { return field(value, 8, 2); }
+    constexpr bool secrc() const { return value & kRctlSecrc; }
+};
+
 // TIPG (13.4.34): IPGT 9:0, IPGR1 19:10, IPGR2 29:20; only IPGT applies to full-duplex transmit.
 struct Tipg {
     std::uint32_t value = 0;
@@ -126,6 +155,11 @@ struct Txdctl {
 constexpr std::uint32_t kTxdctlWthreshMask = 0x3Fu << 16;
 constexpr std::uint32_t kTxdctlFullDescWriteBack = 1u << 24 | 1u << 16;  // GRAN 1, WTHRESH 1
 
+// RXDCTL (13.4.30) has TXDCTL's layout (PTHRESH 5:0, HTHRESH 13:8, WTHRESH 21:16, GRAN bit 24)
+// and is held as a Txdctl.  Reset value 0x00010000: WTHRESH 1, a descriptor is written back as
+// soon as it is done.
+constexpr std::uint32_t kRxdctlReset = 1u << 16;
+
 // Legacy transmit descriptor (16 bytes, SDM 3.3.3):
 //   0: buffer address (64)   8: length (16)   10: CSO (8)   11: CMD (8)
 //  12: STA (8, low nibble)   13: CSS (8)     14: special (16)
@@ -150,5 +184,22 @@ struct TxDescriptor {
     std::uint16_t special;
 };
 static_assert(sizeof(TxDescriptor) == kDescriptorBytes, "legacy descriptor is 16 bytes");
+
+// Receive descriptor (16 bytes, SDM 3.2.3): software writes the buffer address, the NIC writes
+// back length, status and errors.
+//   0: buffer address (64)   8: length (16)   10: checksum (16)   12: status (8)
+//  13: errors (8)           14: special (16)
+constexpr std::uint8_t kRxStaDd = 1u << 0;   // descriptor done
+constexpr std::uint8_t kRxStaEop = 1u << 1;  // end of packet
+
+struct RxDescriptor {
+    std::uint64_t buffer_addr;
+    std::uint16_t length;
+    std::uint16_t checksum;
+    std::uint8_t status;
+    std::uint8_t errors;
+    std::uint16_t special;
+};
+static_assert(sizeof(RxDescriptor) == kDescriptorBytes, "receive descriptor is 16 bytes");
 
 }  // namespace pcisim::e1000

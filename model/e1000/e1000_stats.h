@@ -1,4 +1,5 @@
-// Counters the transmit model keeps (since the last reset_stats()), shared by its parts.
+// Counters the NIC model keeps (since the last reset_stats()), shared by its parts: TxStats for
+// the transmit side and the bus interface, RxStats for the receive side.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,26 @@ struct TxStats {
         overhead += s.overhead;
         data_phases += s.data;
     }
+};
+
+// The receive side's counters, all ports together.  Frames the wire delivers while RCTL.EN is
+// clear are not counted (the receiver is off).  A frame that finds the RX FIFO full is missed
+// (MPC), counted by why the FIFO was full: no receive descriptor was on chip or in host memory
+// (the driver is behind), or there were descriptors and the DMA engine could not empty the FIFO
+// fast enough (the bus is behind).
+struct RxStats {
+    std::uint64_t frames_arrived = 0;         // frames the MAC received (RCTL.EN set)
+    std::uint64_t frames_delivered = 0;       // written to host memory and written back (DD)
+    std::uint64_t bytes_delivered = 0;        // bytes those data writes carried
+    std::uint64_t missed_no_descriptor = 0;   // MPC, with no descriptor available
+    std::uint64_t missed_fifo_full = 0;       // MPC, with descriptors available
+    std::uint64_t no_buffer_arrivals = 0;     // RNBC: arrived with no descriptor available
+    std::uint64_t descriptor_fetches = 0;     // receive descriptor DMA reads
+    std::uint64_t descriptors_fetched = 0;
+    std::uint64_t data_writes = 0;            // packet data DMA writes (one per frame)
+    std::uint64_t writebacks = 0;             // descriptor write-back DMA writes
+    std::uint64_t descriptors_written_back = 0;
+    std::uint64_t missed() const { return missed_no_descriptor + missed_fifo_full; }
 };
 
 }  // namespace pcisim::e1000

@@ -10,12 +10,14 @@
 namespace pcisim::e1000 {
 
 TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& params,
-               DmaMemory& mem, TxStats& stats, InterruptSink* irq, const FrameObserver& observer)
+               DmaMemory& mem, TxStats& stats, RxStats& rx_stats, InterruptSink* irq,
+               const FrameObserver& observer)
     : sc_module(name), index_(index), params_(params), mem_(mem), stats_(stats),
       fifo_(params.tx_fifo_bytes(params.pba_rx_kb)),
       cache_(params.descriptor_cache_entries, params.cache_line_bytes),
       mac_("mac", index, params, fifo_, stats, observer),
       irq_("interrupts", irq, stats),
+      rx_(std::string(this->name()) + ".rx", index, params, mem, rx_stats, irq_),
       pba_{params.pba_rx_kb} {
     SC_HAS_PROCESS(TxPort);
     SC_METHOD(finish_packet);
@@ -63,6 +65,7 @@ void TxPort::map_registers() {
     r.add(kPba, "PBA", [this] { return pba_.value; }, [this](std::uint32_t v) {
         pba_ = Pba{v};
         fifo_.set_capacity(params_.tx_fifo_bytes(pba_.rx_kb()));
+        rx_.set_rx_kb(pba_.rx_kb());
     });
     r.add(kTxdmac, "TXDMAC", [this] { return txdmac_.value; }, [this](std::uint32_t v) {
         txdmac_ = Txdmac{v};
@@ -90,6 +93,7 @@ void TxPort::map_registers() {
     });
     r.add(kTadv, "TADV", [this] { return irq_.tadv(); },
           [this](std::uint32_t v) { irq_.set_tadv(InterruptDelay{v}); });
+    rx_.map_registers(r);
 }
 
 // Software hands the NIC descriptors up to (not including) TDT; moving TDT past TDH would
@@ -132,7 +136,20 @@ void TxPort::stamp_fetched(const DescriptorFetch& f) {
     for (unsigned i = 0; i < f.count; ++i) fetched_at_[f.first + i] = now;
 }
 
+// The engines take turns at the port's one read: the one that did not read last goes first.
 bool TxPort::next_read(ReadRequest& out) {
+    if (rx_reads_first_ && rx_.next_read(out)) {
+        rx_reads_first_ = false;
+        return true;
+    }
+    if (tx_read(out)) {
+        rx_reads_first_ = true;
+        return true;
+    }
+    return rx_.next_read(out);
+}
+
+bool TxPort::tx_read(ReadRequest& out) {
     if (!tctl_.en() || cache_.slots() == 0) return false;
     if (data_read(out)) return true;
     if (start_packet() && data_read(out)) return true;
@@ -226,6 +243,7 @@ std::unique_ptr<TxPort::Packet> TxPort::new_packet(std::uint32_t frame_bytes) {
 }
 
 void TxPort::read_finished(const ReadRequest& r, const DmaStats&) {
+    if (r.kind == ReadKind::RxDescriptors) return rx_.read_finished(r);
     if (r.kind == ReadKind::Descriptors) {
         cache_.fetch_arrived(fetch_, mem_);
         stamp_fetched(fetch_);
@@ -350,6 +368,7 @@ void TxPort::write_back(Packet* p, std::vector<CachedDescriptor> run) {
 }
 
 void TxPort::write_finished(std::uint64_t cookie, const DmaStats&) {
+    if (cookie & RxPort::kCookieBit) return rx_.write_finished(cookie);
     auto it = writebacks_.find(cookie);
     WriteBack wb = std::move(it->second);
     writebacks_.erase(it);

@@ -1,5 +1,7 @@
-// One transmit port of an 8254x: its registers, descriptor cache, TX DMA engine, FIFO, MAC and
-// interrupt logic.  The DMA engine moves one packet at a time through these stages:
+// One port of an 8254x: its registers, descriptor cache, TX DMA engine, FIFO, MAC and interrupt
+// logic, and its receive side (RxPort, e1000_rx_port.h), which shares the registers, the
+// interrupt logic and the port's one outstanding read: when both engines want to read, they take
+// turns.  The DMA engine moves one packet at a time through these stages:
 //   1. descriptors: the packet's descriptors (up to EOP) are in the descriptor cache;
 //   2. FIFO room: its data is fetched only when the FIFO can take all of it (room reserved);
 //   3. data: one bus read per descriptor buffer, in order; TDH moves past each descriptor as
@@ -28,6 +30,7 @@
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_register_file.h"
 #include "e1000/e1000_regs.h"
+#include "e1000/e1000_rx_port.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_fifo.h"
 
@@ -40,9 +43,13 @@ namespace pcisim::e1000 {
 class TxPort : public sc_core::sc_module, public DmaClient {
 public:
     TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& params,
-           DmaMemory& mem, TxStats& stats, InterruptSink* irq, const FrameObserver& observer);
+           DmaMemory& mem, TxStats& stats, RxStats& rx_stats, InterruptSink* irq,
+           const FrameObserver& observer);
 
-    void attach(BusInterface* bus) { bus_ = bus; }
+    void attach(BusInterface* bus) {
+        bus_ = bus;
+        rx_.attach(bus);
+    }
     std::uint32_t read_register(std::uint32_t offset) { return registers_.read(offset); }
     void write_register(std::uint32_t offset, std::uint32_t value) {
         registers_.write(offset, value);
@@ -61,6 +68,8 @@ public:
     const TxFifo& fifo() const { return fifo_; }
     unsigned tdh() const { return cache_.head(); }
     unsigned tdt() const { return tdt_; }
+    RxPort& rx() { return rx_; }
+    const RxPort& rx() const { return rx_; }
 
 private:
     struct Packet {
@@ -80,6 +89,7 @@ private:
     };
 
     void map_registers();
+    bool tx_read(ReadRequest& out);  // the transmit engine's next read, if any
     void check_tail_move(std::uint32_t value) const;
     void size_ring_stamps();
     void stamp_handed_over(std::uint32_t new_tail);
@@ -113,6 +123,8 @@ private:
     DescriptorCache cache_;
     MacWire mac_;
     InterruptLogic irq_;
+    RxPort rx_;
+    bool rx_reads_first_ = false;  // whose turn it is when both engines want to read
 
     RegisterFile registers_;
     // Registers held here (the others live in the part they control: the descriptor cache, the

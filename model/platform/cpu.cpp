@@ -49,6 +49,14 @@ std::vector<ParamSpec> cpu_params() {
                "A driver timer firing (besides its register accesses)."),
         number("cpu.cycles.copy_per_byte", "cycles/byte", 1, 0, 100,
                "driver.copy: copying a packet into its descriptor's static buffer, per byte."),
+        number("cpu.cycles.clean_rx_per_packet", "cycles", 200, 0, 1e6,
+               "clean_rx_irq: checking DD, unmapping, the length and error checks of a frame."),
+        number("cpu.cycles.rx_stack_per_packet", "cycles", 2000, 0, 1e7,
+               "netif_receive_skb and the protocol work of a received frame (driver.rx_mode "
+               "stack)."),
+        number("cpu.cycles.rx_refill_per_buffer", "cycles", 100, 0, 1e6,
+               "alloc_rx_buffers per buffer besides the skb allocation: DMA mapping, the "
+               "descriptor's address."),
         number("cpu.mmio_write_ns", "ns", 50, 0, 10000,
                "CPU time to issue a posted (uncached) register write."),
         number("cpu.interrupt_latency_ns", "ns", 500, 0, 100000,
@@ -71,6 +79,9 @@ CpuCosts CpuCosts::from(const Scenario& s) {
     c.timer_tick_cycles = s.number("cpu.cycles.timer_tick");
     c.slab_batch_cycles = s.number("cpu.cycles.slab_batch");
     c.copy_cycles_per_byte = s.number("cpu.cycles.copy_per_byte");
+    c.clean_rx_per_packet_cycles = s.number("cpu.cycles.clean_rx_per_packet");
+    c.rx_stack_per_packet_cycles = s.number("cpu.cycles.rx_stack_per_packet");
+    c.rx_refill_per_buffer_cycles = s.number("cpu.cycles.rx_refill_per_buffer");
     c.mmio_write_ps = ns_to_ps(s.number("cpu.mmio_write_ns"));
     c.interrupt_latency_ps = ns_to_ps(s.number("cpu.interrupt_latency_ns"));
     return c;

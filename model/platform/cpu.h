@@ -55,6 +55,9 @@ struct CpuCosts {
            xmit_frame_cycles = 400, per_descriptor_cycles = 50, clean_per_packet_cycles = 100,
            skb_free_cycles = 150, poll_cycles = 400, interrupt_entry_exit_cycles = 1000,
            timer_tick_cycles = 500, slab_batch_cycles = 0, copy_cycles_per_byte = 1;
+    // The receive path (model/software/e1000_rx_driver.h).
+    double clean_rx_per_packet_cycles = 200, rx_stack_per_packet_cycles = 2000,
+           rx_refill_per_buffer_cycles = 100;
     Picos mmio_write_ps = 50000;          // CPU time to issue a posted register write
     Picos interrupt_latency_ps = 500000;  // INTA# to the handler starting (APIC delivery)
     static CpuCosts from(const Scenario& s);
@@ -90,6 +93,9 @@ public:
     HostMemory& memory() { return memory_; }
     const CpuCosts& costs() const { return costs_; }
     Picos now() const;  // simulated time including cycles charged but not yet waited for
+    // Waits out the cycles charged so far, so that what the software reads next in host memory
+    // is what devices have written by its own time (a NAPI poll that runs again).
+    void catch_up() { sync(); }
 
     void set_interrupt(bool asserted) override;
     void set_line_quiet(bool quiet) override { run_ahead_.set_line_quiet(quiet); }

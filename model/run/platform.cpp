@@ -23,7 +23,9 @@ PlatformConfig PlatformConfig::from(const Scenario& s) {
     c.cpu = CpuCosts::from(s);
     c.cache = CpuCacheConfig::from(s);
     c.driver = DriverOptions::from(s);
+    c.rx_driver = RxDriverOptions::from(s);
     c.pktgen = PktgenOptions::from(s);
+    c.wire = WireSourceConfig::from(s);
     return c;
 }
 
@@ -125,6 +127,7 @@ void Platform::add_transmitters() {
                 [this](std::uint32_t bytes) { return skbs_->carve(bytes, bytes); });
             sw.pktgen = std::make_unique<Pktgen>(sw.cpu, *sw.driver, *skbs_, traffic);
             sw.enabled = traffic.enabled;
+            if (config_.wire.enabled && sw.port < config_.wire.ports) add_receiver(sw, k, ring_spacing);
         }
     }
     Picos timer = config_.driver.needs_cleanup_timer()
@@ -134,6 +137,19 @@ void Platform::add_transmitters() {
         if (!schedulers_[topology.port_cpu[k]]) ports_[k]->cpu.run(ports_[k].get(), timer);
     for (unsigned c = 0; c < topology.cpus; ++c)
         if (schedulers_[c]) cpus_[c]->run(schedulers_[c].get(), timer);
+}
+
+// A receiving port: the driver's receive half (its ring in the second half of the port's ring
+// space) and the link partner sending to it.
+void Platform::add_receiver(PortSoftware& sw, std::size_t k, std::uint64_t ring_spacing) {
+    E1000& nic = *nics_[sw.nic];
+    const std::uint64_t bar = nic_bar(sw.nic) + sw.port * E1000::kBarBytes;
+    sw.rx = std::make_unique<E1000RxDriver>(sw.cpu, config_.rx_driver, bar,
+                                            kRingBase + k * ring_spacing + ring_spacing / 2, *skbs_);
+    sw.driver->attach_receive(sw.rx.get());
+    std::string name = "wire" + std::to_string(wires_.size());
+    wires_.push_back(std::make_unique<WireSource>(name.c_str(), config_.wire, nic, sw.port,
+                                                  nic.params().byte_time_ps));
 }
 
 Platform::~Platform() = default;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "e1000/e1000.h"
+#include "e1000/wire_source.h"
 #include "platform/bridge_face.h"
 #include "platform/cpu.h"
 #include "platform/cpu_scheduler.h"
@@ -36,7 +37,9 @@ struct PlatformConfig {
     CpuCosts cpu;
     CpuCacheConfig cache;
     DriverOptions driver;
+    RxDriverOptions rx_driver;
     PktgenOptions pktgen;
+    WireSourceConfig wire;
 
     static PlatformConfig from(const Scenario& s);
     // The face on the devices' segment: the last bridge's, or the host bridge's.
@@ -50,11 +53,15 @@ struct PortSoftware : CpuSoftware {
     unsigned nic, port;  // Platform::nics()[nic]'s port `port`
     Cpu& cpu;
     std::unique_ptr<E1000Driver> driver;
+    std::unique_ptr<E1000RxDriver> rx;  // only when the port receives (wire_source.*)
     std::unique_ptr<Pktgen> pktgen;
     bool enabled = true;
     bool has_work() const override { return enabled && pktgen->has_work(); }
     bool quiet() const override { return driver->xmit_is_quiet(); }
-    void start() override { driver->configure_tx(); }
+    void start() override {
+        driver->configure_tx();
+        if (rx) rx->configure_rx();
+    }
     void run_once() override { pktgen->run_once(); }
     void interrupt() override { pktgen->interrupt(); }
     void timer() override { pktgen->timer(); }
@@ -96,6 +103,8 @@ public:
     const SkbPool* skbs() const { return skbs_.get(); }
     // One per transmitting port, in the order of the NICs and their ports.
     const std::vector<std::unique_ptr<PortSoftware>>& ports() const { return ports_; }
+    // One per receiving port, in the order of ports() (empty without wire_source.enabled).
+    const std::vector<std::unique_ptr<WireSource>>& wire_sources() const { return wires_; }
 
     // Where things live: each NIC's memory BAR (as a BIOS would assign them), each port's
     // descriptor ring, and the socket buffers.  Addresses carry no timing beyond cache-line
@@ -115,6 +124,7 @@ public:
 
 private:
     void add_transmitters();  // the NICs, the CPUs, a driver + pktgen per port
+    void add_receiver(PortSoftware& sw, std::size_t k, std::uint64_t ring_spacing);
 
     PlatformConfig config_;
     std::unique_ptr<HostMemory> memory_;
@@ -131,6 +141,7 @@ private:
     std::vector<std::unique_ptr<CpuScheduler>> schedulers_;  // CPUs with more than one port
     std::vector<std::unique_ptr<E1000>> nics_;
     std::vector<std::unique_ptr<PortSoftware>> ports_;
+    std::vector<std::unique_ptr<WireSource>> wires_;
 };
 
 }  // namespace pcisim

@@ -180,6 +180,56 @@ void add_driver_metrics(std::vector<MetricSpec>& out, const std::string& prefix,
         out.push_back({prefix + c.key, "count", whose + ": " + c.meaning + "."});
 }
 
+// The receive side (only with wire_source.enabled): received pps as the NIC delivered frames to
+// host memory, what the wire offered, missed frames by cause, what the drivers did with the
+// frames, and the receive path's share of the bus and the CPUs.
+void add_rx_results(json& r, const Platform& platform, const RunWindow& window, double window_s) {
+    std::uint64_t arrived = 0, delivered = 0, missed = 0;
+    json by_port = json::array();
+    for (const RxPortWindow& w : window.rx) {
+        arrived += w.arrived, delivered += w.delivered, missed += w.missed;
+        by_port.push_back(static_cast<double>(w.delivered) / window_s);
+    }
+    E1000RxDriver::Counters d;
+    double cpu_seconds = 0;
+    for (const auto& sw : platform.ports()) {
+        if (!sw->rx) continue;
+        const auto& c = sw->rx->counters();
+        d.received += c.received, d.dropped += c.dropped, d.to_stack += c.to_stack;
+        d.rdt_writes += c.rdt_writes, d.polls += c.polls;
+        cpu_seconds += c.cycles / (sw->cpu.costs().clock_mhz * 1e6);
+    }
+    std::uint64_t no_descriptor = 0, fifo_full = 0, no_buffer = 0, data_bytes = 0,
+                  descriptor_bytes = 0;
+    for (const auto& nic : platform.nics()) {
+        const e1000::RxStats& s = nic->rx_stats();
+        no_descriptor += s.missed_no_descriptor, fifo_full += s.missed_fifo_full;
+        no_buffer += s.no_buffer_arrivals;
+        data_bytes += s.bytes_delivered;
+        descriptor_bytes += (s.descriptors_fetched + s.descriptors_written_back) * 16;
+    }
+    const WireSourceConfig& wire = platform.config().wire;
+    double offered = 0;
+    for (const auto& w : platform.wire_sources())
+        offered += wire.rate_pps > 0 ? wire.rate_pps : 1e12 / static_cast<double>(w->frame_interval());
+    r["rx"] = {{"rx_pps", static_cast<double>(delivered) / window_s},
+               {"rx_pps_by_port", by_port},
+               {"offered_pps", offered},
+               {"frames_arrived", arrived},
+               {"frames_delivered", delivered},
+               {"missed_frames", missed},
+               {"missed_by_cause", {{"no_descriptor", no_descriptor}, {"fifo_full", fifo_full}}},
+               {"no_buffer_arrivals", no_buffer},
+               {"driver_received", d.received},
+               {"driver_dropped", d.dropped},
+               {"driver_to_stack", d.to_stack},
+               {"rdt_writes", d.rdt_writes},
+               {"polls", d.polls},
+               {"cpu_fraction", cpu_seconds / window_s},
+               {"bus_data_bytes_per_s", static_cast<double>(data_bytes) / window_s},
+               {"bus_descriptor_bytes_per_s", static_cast<double>(descriptor_bytes) / window_s}};
+}
+
 // The table of one per-packet distribution's keys.
 void add_distribution_metrics(std::vector<MetricSpec>& out, const std::string& key,
                               const std::string& what) {
@@ -214,6 +264,7 @@ json results_document(const json& resolved_scenario, Platform& platform,
         r["card_buses"] = cards;
     }
     if (!platform.nics().empty()) add_nic_results(r, platform, frames, window_s);
+    if (!platform.wire_sources().empty()) add_rx_results(r, platform, window, window_s);
     return r;
 }
 
@@ -338,6 +389,32 @@ std::vector<MetricSpec> result_metrics() {
         {"snoop_hits_per_packet", "reads/packet", "DMA reads whose first line was modified in a "
          "CPU cache (coherent DMA: host.snoop_hit_ns), over tx_frames."},
         {"packets_queued", "count", "Packets all drivers accepted in the window."},
+        {"rx.rx_pps", "packets/s", "Received frames per second: frames the NICs wrote to host "
+         "memory and wrote back (DD) in the window, all receiving ports; rx.* only with "
+         "wire_source.enabled."},
+        {"rx.rx_pps_by_port[]", "packets/s", "rx.rx_pps of each receiving port."},
+        {"rx.offered_pps", "packets/s", "Frames per second the wire sources send, all receiving "
+         "ports."},
+        {"rx.frames_arrived", "count", "Frames the receivers took from the wire in the window."},
+        {"rx.frames_delivered", "count", "Frames written to host memory and written back."},
+        {"rx.missed_frames", "count", "Frames missed because the RX FIFO was full (MPC)."},
+        {"rx.missed_by_cause.no_descriptor", "count", "Missed with no receive descriptor "
+         "available (the driver behind: ring empty)."},
+        {"rx.missed_by_cause.fifo_full", "count", "Missed with descriptors available (the DMA "
+         "engine and the bus behind)."},
+        {"rx.no_buffer_arrivals", "count", "Frames that arrived with no descriptor available "
+         "(RNBC), missed or not."},
+        {"rx.driver_received", "count", "Frames the drivers cleaned (clean_rx_irq)."},
+        {"rx.driver_dropped", "count", "Of those, dropped in the driver (driver.rx_mode drop)."},
+        {"rx.driver_to_stack", "count", "Of those, handed to the stack (driver.rx_mode stack)."},
+        {"rx.rdt_writes", "count", "Receive tail (RDT) register writes."},
+        {"rx.polls", "count", "Receive polls (clean_rx_irq calls)."},
+        {"rx.cpu_fraction", "fraction", "CPU time of the receive path (cleaning, skb free and "
+         "allocation, refill, stack) over the window, added over the CPUs."},
+        {"rx.bus_data_bytes_per_s", "bytes/s", "Received frame data the NICs wrote over the "
+         "bus (posted writes)."},
+        {"rx.bus_descriptor_bytes_per_s", "bytes/s", "Receive descriptors the NICs fetched and "
+         "wrote back over the bus."},
     };
     m.insert(m.end(), totals.begin(), totals.end());
     return m;
@@ -479,6 +556,17 @@ std::string summarize(const json& r) {
         if (r.contains("nic")) summarize_nic(o, r["nic"]);
         else
             for (const json& n : r["nics"]) summarize_nic(o, n["stats"]);
+    }
+    if (r.contains("rx")) {
+        const json& x = r["rx"];
+        o.precision(0);
+        o << "rx: " << x["rx_pps"].get<double>() << " pps delivered of "
+          << x["offered_pps"].get<double>() << " offered; missed " << x["missed_frames"]
+          << " (fifo full " << x["missed_by_cause"]["fifo_full"] << ", no descriptor "
+          << x["missed_by_cause"]["no_descriptor"] << "), driver dropped "
+          << x["driver_dropped"] << ", to the stack " << x["driver_to_stack"];
+        o.precision(1);
+        o << "; receive path " << 100 * x["cpu_fraction"].get<double>() << " % of a CPU\n";
     }
     o.precision(1);
     for (const auto& m : r["masters"]) {

@@ -13,11 +13,17 @@
 
 namespace pcisim {
 
+// A receiving port's frames in the window, as its NIC counted them.
+struct RxPortWindow {
+    std::uint64_t arrived = 0, delivered = 0, missed = 0;
+};
+
 // How the measurement went.
 struct RunWindow {
     double warmup_us = 0;    // simulated time before the window
     double window_us = 0;    // the window's length
     double stability = 0;    // the rate's change in the last batch (NaN: one batch only)
+    std::vector<RxPortWindow> rx;  // per receiving port, in the order of the ports
 };
 
 // Not const: the bus settles what it kept lazily before its counters are read.

@@ -83,9 +83,9 @@ const std::vector<ParamSpec>& schema() {
     static const std::vector<ParamSpec> all = [] {
         std::vector<ParamSpec> v;
         for (auto part : {scenario_params, simulation_params, bus_params, host_params, bridge_params,
-                          dma_master_params, nic_params, driver_params, pktgen_params, cpu_params,
-                          cpu_cache_params, slab_params,
-                          topology_params, testing_params})
+                          dma_master_params, nic_params, driver_params, rx_driver_params,
+                          pktgen_params, wire_source_params, cpu_params, cpu_cache_params,
+                          slab_params, topology_params, testing_params})
             for (auto& p : part()) v.push_back(std::move(p));
         return v;
     }();
@@ -185,6 +185,13 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
                std::to_string(buffer_bytes) + " B (driver.ring_size " + std::to_string(ring) +
                ", packet.size " + std::to_string(size) + ") above the first 4 MiB";
     }
+    if (doc["wire_source"]["enabled"].get<bool>()) {  // every receive slot holds a buffer
+        const auto rx_ring = doc["driver"]["rx_ring_size"].get<std::uint64_t>();
+        const auto rx_bytes = doc["driver"]["rx_buffer_bytes"].get<std::uint64_t>();
+        needed = std::max(needed, kSkbBase) + ports * rx_ring * rx_bytes;
+        what += " and " + std::to_string(ports * rx_ring) + " receive buffers of " +
+                std::to_string(rx_bytes) + " B (driver.rx_ring_size, driver.rx_buffer_bytes)";
+    }
     const std::uint64_t needed_mib = (needed + kMiB - 1) / kMiB;
     const auto mib = doc["host"]["memory_mib"].get<std::uint64_t>();
     if (mib < needed_mib)
@@ -275,6 +282,12 @@ void check_combinations(const json& doc, std::vector<std::string>& problems) {
                            " ways of " + std::to_string(line) +
                            "-byte lines gives no power-of-two number of sets; expected kib * "
                            "1024 / (ways * host.cache_line_bytes) a power of two");
+    const json& rx_ring = doc["driver"]["rx_ring_size"];
+    if (rx_ring.get<long long>() % 8 != 0)
+        problems.push_back("driver.rx_ring_size: " + rx_ring.dump() +
+                           " is not a multiple of 8; expected a multiple of 8 (RDLEN is a "
+                           "multiple of 128 bytes)");
+    check_wire_source(doc, problems);
     check_module_names(doc, problems);
     check_host_memory(doc, problems);
     check_topology(doc, problems);

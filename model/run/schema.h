@@ -51,6 +51,8 @@ std::vector<ParamSpec> bridge_params();
 std::vector<ParamSpec> dma_master_params();
 std::vector<ParamSpec> nic_params();
 std::vector<ParamSpec> driver_params();
+std::vector<ParamSpec> rx_driver_params();    // model/software/e1000_rx_driver.cpp
+std::vector<ParamSpec> wire_source_params();  // model/e1000/wire_source.cpp
 std::vector<ParamSpec> pktgen_params();
 std::vector<ParamSpec> cpu_params();
 std::vector<ParamSpec> cpu_cache_params();
@@ -93,6 +95,9 @@ struct NicCheck {
     std::string bus_key;
 };
 void check_nic(const NicCheck& nic, const nlohmann::json& doc, std::vector<std::string>& problems);
+// The wire source's rate against the line rate and its ports against the driven ones
+// (model/e1000/wire_source.cpp).
+void check_wire_source(const nlohmann::json& doc, std::vector<std::string>& problems);
 
 // Markdown reference of every key (docs/scenario-reference.md).
 std::string schema_markdown();

@@ -166,9 +166,16 @@ struct RecorderWindow : sc_core::sc_module {
     }
 };
 
+// A receiving port's NIC counters since time zero.
+RxPortWindow receive_counts(const Platform& platform, const PortSoftware& sw) {
+    const e1000::RxPort& rx = platform.nics()[sw.nic]->port(sw.port).rx();
+    return {rx.frames_arrived(), rx.frames_delivered(), rx.frames_missed()};
+}
+
 struct Simulation::Parts {
     std::unique_ptr<Platform> platform;
     std::vector<FrameCheck> frames;  // per transmitting port
+    std::vector<RxPortWindow> rx_at_open;  // per receiving port, when the window opened
     Picos window_start = 0;
     std::unique_ptr<RunMonitor> monitor;
     std::unique_ptr<RecorderWindow> recorder;
@@ -248,7 +255,13 @@ double Simulation::measured_rate() const {
     Picos window = now_ps() - p.window_start;
     if (window == 0) return 0;
     double window_s = static_cast<double>(window) * 1e-12;
-    if (!p.platform->nics().empty()) return window_frame_rate(p.frames, window_s);
+    if (!p.platform->nics().empty()) {
+        double rate = window_frame_rate(p.frames, window_s);
+        // Received frames count too: a receive-only run is steady when its receive rate is.
+        for (const RxPortWindow& w : receive_window())
+            rate += static_cast<double>(w.delivered) / window_s;
+        return rate;
+    }
     std::uint64_t bytes = 0;  // without a NIC, what the synthetic masters moved
     for (const auto& m : p.platform->masters()) bytes += m->totals().bytes;
     return static_cast<double>(bytes) / window_s;
@@ -271,7 +284,44 @@ void Simulation::open_window() {
     for (auto& cpu : platform.cpus()) cpu->reset_totals();
     platform.host().reset_snoop_hits();
     for (auto& sw : platform.ports()) sw->driver->reset_counters();
+    p.rx_at_open.clear();
+    for (auto& sw : platform.ports()) {
+        if (!sw->rx) continue;
+        sw->rx->reset_counters();
+        p.rx_at_open.push_back(receive_counts(platform, *sw));
+    }
     for (auto& f : p.frames) f.open_window();
+}
+
+std::vector<RxPortWindow> Simulation::receive_window() const {
+    const Platform& platform = *parts_->platform;
+    std::vector<RxPortWindow> out;
+    for (const auto& sw : platform.ports()) {
+        if (!sw->rx) continue;
+        RxPortWindow now = receive_counts(platform, *sw);
+        const RxPortWindow& open = parts_->rx_at_open.at(out.size());
+        out.push_back({now.arrived - open.arrived, now.delivered - open.delivered,
+                       now.missed - open.missed});
+    }
+    return out;
+}
+
+// Every frame a receiver took from the wire was missed, delivered to host memory, or is still
+// in the NIC; the driver cleaned no more than were delivered.
+void Simulation::check_receive_conservation() const {
+    const Platform& platform = *parts_->platform;
+    for (const auto& sw : platform.ports()) {
+        if (!sw->rx) continue;
+        const e1000::RxPort& rx = platform.nics()[sw->nic]->port(sw->port).rx();
+        std::uint64_t accounted = rx.frames_delivered() + rx.frames_missed() + rx.frames_in_nic();
+        if (rx.frames_arrived() != accounted)
+            throw InvariantViolation(port_name(platform, *sw),
+                                     "received frames not conserved: " +
+                                         std::to_string(rx.frames_arrived()) + " arrived, " +
+                                         std::to_string(rx.frames_delivered()) + " delivered, " +
+                                         std::to_string(rx.frames_missed()) + " missed, " +
+                                         std::to_string(rx.frames_in_nic()) + " in the NIC");
+    }
 }
 
 // Every packet pktgen queued is on the wire or still in flight: its descriptors not yet
@@ -341,6 +391,7 @@ void Simulation::check_results(double window_us) const {
     const Platform& platform = *parts_->platform;
     if (platform.nics().empty()) return;
     check_conservation();
+    check_receive_conservation();
     double window_s = window_us * 1e-6;
     std::uint32_t size = platform.config().pktgen.size;
     for (const FrameCheck& f : parts_->frames) {
@@ -389,7 +440,7 @@ json Simulation::run() {
             recorded) {
             check_results(window_us);
             return results_document(scenario_.resolved(), *parts_->platform, parts_->frames,
-                                    RunWindow{warmup_us_, window_us, change});
+                                    RunWindow{warmup_us_, window_us, change, receive_window()});
         }
     }
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/pci_types.h"
+#include "run/results.h"
 #include "run/scenario.h"
 
 namespace pcisim {
@@ -50,6 +51,8 @@ private:
     void open_window();
     bool ring_filled() const;  // every transmitting port's queue has stopped once
     void check_conservation() const;
+    void check_receive_conservation() const;
+    std::vector<RxPortWindow> receive_window() const;  // per receiving port, since open_window
     bool stalled_in_batch(std::uint64_t frames_before) const;
     bool enough_frames() const;
     void check_results(double window_us) const;

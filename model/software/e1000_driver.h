@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include "software/e1000_rx_driver.h"
 #include "software/skb_pool.h"
 
 namespace pcisim {
@@ -57,6 +58,8 @@ public:
     static std::uint64_t ring_region_bytes(unsigned ring_size);
 
     void configure_tx();                    // probe/open: registers, ring, interrupts
+    // The port also receives: intr() polls its receive half too (before the simulation).
+    void attach_receive(E1000RxDriver* rx) { rx_ = rx; }
     enum class TxResult { Ok, Busy };
     TxResult xmit_frame(const Skb& skb);    // hard_start_xmit
     void intr();                            // the interrupt handler (+ NAPI poll)
@@ -102,7 +105,10 @@ private:
     std::uint64_t info_addr(unsigned i) const { return ring_state_addr() + 64 + kBufferInfoBytes * i; }
     void copy_to_static(const Skb& skb, std::uint32_t offset, std::uint32_t size, unsigned i);
 
+    void napi_poll();  // e1000_clean with a receive half: until a poll cleans less than a quota
+
     Cpu& cpu_;
+    E1000RxDriver* rx_ = nullptr;
     DriverOptions options_;
     std::uint64_t bar_, ring_base_;
     std::function<void(const Skb&)> free_skb_;

@@ -1,0 +1,122 @@
+// The receive side of one 8254x port (SDM section 3.2 "Receive functionality"): the receive
+// ring (RDBAL/RDBAH/RDLEN/RDH/RDT) and its on-chip descriptor cache, the RX share of the packet
+// buffer (PBA.RXA), the receive DMA engine, and the receive statistics (MPC, RNBC, GPRC).
+//
+// A frame from the wire goes through these stages:
+//   1. arrival: its last byte is in (store-and-forward); it takes RX FIFO room for its bytes and
+//      CRC, or, when the FIFO has no room, it is missed (MPC, ICR.RXO), counted by cause;
+//   2. descriptor: the DMA engine takes the next descriptor from the cache (fetched from host
+//      memory between RDH and RDT: when the cache is empty, or prefetched below RXDCTL.PTHRESH
+//      when at least HTHRESH wait in host memory);
+//   3. data: one posted memory write of the frame to the descriptor's buffer; when it has
+//      crossed the bus the FIFO room is free and RDH moves past the descriptor;
+//   4. write-back: the descriptor with length, DD and EOP, as a posted write, once RXDCTL.WTHRESH
+//      descriptors are done (WTHRESH 0 or 1: each at once; assumption as for transmit: a
+//      partial batch is also written when the FIFO has run empty); then RXT0 after RDTR/RADV,
+//      and RXDMT0 when the descriptors the NIC still holds fall to RCTL.RDMTS of the ring.
+// Posted writes do not wait for host memory: the bus interface hands them on and the bridge
+// above takes them, so each costs the bus only its own clocks; the engine writes one frame at a
+// time.  Descriptor reads share the port's one outstanding read with the transmit engine.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "e1000/e1000_bus_interface.h"
+#include "e1000/e1000_descriptor_cache.h"
+#include "e1000/e1000_interrupts.h"
+#include "e1000/e1000_params.h"
+#include "e1000/e1000_register_file.h"
+#include "e1000/e1000_regs.h"
+#include "e1000/e1000_stats.h"
+
+namespace pcisim {
+class DmaMemory;
+}
+
+namespace pcisim::e1000 {
+
+class RxPort {
+public:
+    // Write cookies of the receive engine carry this bit (the port routes completions by it).
+    static constexpr std::uint64_t kCookieBit = 1ull << 63;
+
+    RxPort(std::string name, unsigned index, const E1000Params& params, DmaMemory& mem,
+           RxStats& stats, InterruptLogic& irq);
+
+    void attach(BusInterface* bus) { bus_ = bus; }
+    void map_registers(RegisterFile& r);
+    void set_rx_kb(unsigned kb) { fifo_capacity_ = kb * 1024; }  // PBA.RXA
+
+    // A frame of `len` bytes (no FCS) whose last byte has just arrived; `seq` is written into
+    // its payload so that software can tell frames apart.
+    void frame_arrived(std::uint32_t len, std::uint32_t seq);
+
+    // The port's read slot is free: a descriptor fetch if one is due.
+    bool next_read(ReadRequest& out);
+    void read_finished(const ReadRequest& r);
+    void write_finished(std::uint64_t cookie);
+
+    bool enabled() const { return rctl_.en(); }
+    unsigned rdh() const { return cache_.head(); }
+    unsigned rdt() const { return rdt_; }
+    std::uint32_t fifo_used() const { return fifo_used_; }
+    std::uint32_t fifo_capacity() const { return fifo_capacity_; }
+    std::uint32_t fifo_peak() const { return fifo_peak_; }
+    // Since time zero (not reset with the stats): frames arrived while enabled, delivered
+    // (written back), missed, and those in between (in the FIFO or being written).
+    std::uint64_t frames_arrived() const { return arrived_; }
+    std::uint64_t frames_delivered() const { return delivered_; }
+    std::uint64_t frames_missed() const { return missed_; }
+    std::uint64_t frames_in_nic() const { return fifo_.size() + done_.size() + written_back_pending_; }
+
+private:
+    struct Frame {
+        std::uint32_t len;
+        std::uint32_t seq;
+    };
+    struct Done {  // a descriptor whose frame is in host memory
+        CachedDescriptor slot;
+        std::uint16_t length;
+    };
+
+    bool descriptor_available() const { return cache_.cached() + cache_.waiting_in_host() > 0; }
+    bool fetch_wanted() const;
+    std::uint32_t host_bytes(const Frame& f) const { return f.len + (rctl_.secrc() ? 0 : 4); }
+    void pump();  // start the next frame's data write when it can
+    void flush_writebacks();
+    void check_threshold();
+    void kick();
+
+    std::string name_;
+    unsigned index_;
+    const E1000Params& params_;
+    DmaMemory& mem_;
+    RxStats& stats_;
+    InterruptLogic& irq_;
+    BusInterface* bus_ = nullptr;
+
+    DescriptorCache cache_;
+    Rctl rctl_;
+    Txdctl rxdctl_{kRxdctlReset};
+    std::uint32_t rdt_ = 0;
+    // Statistics registers (clear on read).
+    std::uint32_t mpc_ = 0, rnbc_ = 0, gprc_ = 0;
+
+    std::deque<Frame> fifo_;  // frames received, not yet written to the host
+    std::uint32_t fifo_used_ = 0, fifo_capacity_ = 0, fifo_peak_ = 0;
+    bool writing_ = false;          // the front frame's data write is on its way
+    CachedDescriptor writing_slot_{};
+    std::vector<Done> done_;        // data in host memory, waiting for the write-back
+    std::unordered_map<std::uint64_t, std::vector<Done>> writebacks_;  // by cookie
+    unsigned written_back_pending_ = 0;  // frames in writebacks_
+    std::uint64_t next_cookie_ = 1;
+    DescriptorFetch fetch_{};
+    std::vector<std::uint8_t> frame_bytes_;  // what a data write carries (the payload pattern)
+    std::uint64_t arrived_ = 0, delivered_ = 0, missed_ = 0;
+};
+
+}  // namespace pcisim::e1000

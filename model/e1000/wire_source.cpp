@@ -1,0 +1,106 @@
+#include "e1000/wire_source.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/sim_time.h"
+#include "e1000/e1000.h"
+#include "run/scenario.h"
+#include "run/schema.h"
+
+namespace pcisim {
+
+namespace {
+// Preamble/SFD 8 + FCS 4 + minimum inter-frame gap 12 (IEEE 802.3): 24 byte times per frame.
+constexpr unsigned kWireOverheadBytes = 24;
+constexpr unsigned kMinFrameBytes = 60;
+}  // namespace
+
+std::vector<ParamSpec> wire_source_params() {
+    return {
+        boolean("wire_source.enabled", false,
+                "Send frames to the NIC from the wire: the driver sets up its receive ring "
+                "and cleans it (driver.rx_*); false: transmit only."),
+        integer("wire_source.size", "bytes", 60, 60, 1514,
+                "Frame size without the 4-byte FCS (60 = minimum frame)."),
+        number("wire_source.rate_pps", "packets/s", 0, 0, 1.5e6,
+               "Average frames per second per port; 0 = the line rate, 1e9/8/(size+24) at "
+               "1 Gb/s (1488095 for 60 B)."),
+        integer("wire_source.burst_frames", "frames", 0, 0, 1000000,
+                "Frames sent back to back at the line rate, then a gap that keeps the average "
+                "at rate_pps; 0 or 1 = evenly spaced frames."),
+        integer("wire_source.count", "frames", 0, 0, 1LL << 40,
+                "Frames to send to each port; 0 = no end."),
+        integer("wire_source.ports", "ports", 1, 1, 2,
+                "Receiving ports of each NIC, from port 0; each needs its driver, so at most "
+                "pktgen.ports (set pktgen.enabled false to receive only)."),
+    };
+}
+
+// The rate against the line rate of the size, and receiving ports against the ports that have a
+// driver (a NIC's driver runs on the ports pktgen.ports names).
+void check_wire_source(const nlohmann::json& doc, std::vector<std::string>& problems) {
+    const nlohmann::json& w = doc["wire_source"];
+    if (!w["enabled"].get<bool>()) return;
+    const auto size = w["size"].get<unsigned>();
+    const double mbps = doc["nic"]["link_mbps"].get<double>();
+    const double line = mbps * 1e6 / 8 / (std::max(size, kMinFrameBytes) + kWireOverheadBytes);
+    const double rate = w["rate_pps"].get<double>();
+    if (rate > line * (1 + 1e-9))
+        problems.push_back("wire_source.rate_pps: " + w["rate_pps"].dump() + " is above the line "
+                           "rate of " + std::to_string(static_cast<long long>(line)) + " frames/s "
+                           "for wire_source.size " + std::to_string(size) + " at nic.link_mbps " +
+                           doc["nic"]["link_mbps"].dump() + "; expected at most that, or 0 for "
+                           "the line rate");
+    const auto ports = w["ports"].get<unsigned>();
+    const auto driven = doc["pktgen"]["ports"].get<unsigned>();
+    if (ports > driven)
+        problems.push_back("wire_source.ports: " + std::to_string(ports) + " is more than the " +
+                           std::to_string(driven) + " port(s) with a driver (pktgen.ports); "
+                           "expected at most " + std::to_string(driven) + " (or pktgen.ports " +
+                           std::to_string(ports) + " with pktgen.enabled false)");
+    if (!doc["nic"]["enabled"].get<bool>())
+        problems.push_back("wire_source.enabled: true with nic.enabled false; expected a NIC to "
+                           "receive the frames");
+}
+
+WireSourceConfig WireSourceConfig::from(const Scenario& s) {
+    WireSourceConfig c;
+    c.enabled = s.boolean("wire_source.enabled");
+    c.size = static_cast<std::uint32_t>(s.integer("wire_source.size"));
+    c.rate_pps = s.number("wire_source.rate_pps");
+    c.burst_frames = static_cast<unsigned>(s.integer("wire_source.burst_frames"));
+    c.count = static_cast<std::uint64_t>(s.integer("wire_source.count"));
+    c.ports = static_cast<unsigned>(s.integer("wire_source.ports"));
+    return c;
+}
+
+WireSource::WireSource(sc_core::sc_module_name name, const WireSourceConfig& config, E1000& nic,
+                       unsigned port, Picos byte_time)
+    : sc_module(name), config_(config), nic_(nic), port_(port),
+      min_interval_(Picos(std::max(config.size, kMinFrameBytes) + kWireOverheadBytes) * byte_time),
+      burst_(std::max(1u, config.burst_frames)) {
+    // The burst period at the average rate, never shorter than the burst at the line rate.
+    Picos at_rate = config.rate_pps > 0
+                        ? static_cast<Picos>(std::llround(burst_ * 1e12 / config.rate_pps))
+                        : 0;
+    burst_period_ = std::max(at_rate, burst_ * min_interval_);
+    SC_HAS_PROCESS(WireSource);
+    SC_METHOD(send);
+    sensitive << next_;
+    dont_initialize();
+    if (config_.enabled) next_.notify(ps(arrival(0)));
+}
+
+Picos WireSource::arrival(std::uint64_t k) const {
+    return Picos(k / burst_) * burst_period_ + Picos(k % burst_ + 1) * min_interval_;
+}
+
+void WireSource::send() {
+    nic_.receive_frame(port_, config_.size, static_cast<std::uint32_t>(sent_));
+    ++sent_;
+    if (config_.count && sent_ >= config_.count) return;
+    next_.notify(ps(arrival(sent_) - now_ps()));
+}
+
+}  // namespace pcisim

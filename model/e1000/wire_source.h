@@ -1,0 +1,53 @@
+// The link partner at the far end of a port's cable: sends frames of one size to the port at a
+// rate up to the line rate, evenly spaced or in bursts of back-to-back frames, as a traffic
+// generator on the wire would (the receive side's counterpart of pktgen).  It hands each frame
+// to the NIC when its last byte has arrived; on the wire each frame takes preamble/SFD (8),
+// max(size, 60), FCS (4) and the minimum inter-frame gap (12) byte times.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "core/pci_types.h"
+
+namespace pcisim {
+
+class E1000;
+class Scenario;
+
+struct WireSourceConfig {
+    bool enabled = false;
+    std::uint32_t size = 60;      // frame without FCS
+    double rate_pps = 0;          // average frames per second; 0 = the line rate
+    unsigned burst_frames = 0;    // frames back to back per burst; 0 or 1 = evenly spaced
+    std::uint64_t count = 0;      // frames to send; 0 = no end
+    unsigned ports = 1;           // receiving ports of each NIC, from port 0
+    static WireSourceConfig from(const Scenario& s);
+};
+
+class WireSource : public sc_core::sc_module {
+public:
+    // Sends to port `port` of `nic`; `byte_time` is one byte on the wire at the link speed.
+    WireSource(sc_core::sc_module_name name, const WireSourceConfig& config, E1000& nic,
+               unsigned port, Picos byte_time);
+
+    std::uint64_t frames_sent() const { return sent_; }
+    // The time between frames at the line rate, and the frames per second that makes.
+    Picos frame_interval() const { return min_interval_; }
+
+private:
+    void send();  // SC_METHOD: one frame's last byte arrives
+    Picos arrival(std::uint64_t k) const;  // of frame k (0-based), from time zero
+
+    WireSourceConfig config_;
+    E1000& nic_;
+    unsigned port_;
+    Picos min_interval_;    // back to back at the line rate
+    Picos burst_period_;    // start of one burst to the next (one frame when evenly spaced)
+    unsigned burst_;        // frames per burst
+    std::uint64_t sent_ = 0;
+    sc_core::sc_event next_{"next"};
+};
+
+}  // namespace pcisim

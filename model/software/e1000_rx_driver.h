@@ -1,0 +1,68 @@
+// The receive path of the Linux 2.6.9 e1000 driver, rewritten in C++ against the simulated
+// hardware: configure_rx, alloc_rx_buffers (a fresh skb per slot, RDT written every
+// driver.rx_rdt_batch buffers: E1000_RX_BUFFER_WRITE, 16, in 2.6.9) and clean_rx_irq (frames
+// with DD, at most the NAPI quota per poll).  What becomes of a frame is driver.rx_mode:
+//   - drop: the driver frees the skb without reading the data (the 2004 receive measurements);
+//   - stack: netif_receive_skb, with cpu.cycles.rx_stack_per_packet for the stack's work.
+// The transmit half (e1000_driver.h) calls poll() from its NAPI handler.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "software/skb_pool.h"
+
+namespace pcisim {
+
+class Cpu;
+class Scenario;
+
+struct RxDriverOptions {
+    unsigned ring_size = 256;     // RxDescriptors
+    unsigned rdt_batch = 16;      // E1000_RX_BUFFER_WRITE
+    bool to_stack = false;        // rx_mode stack (else drop)
+    unsigned rdtr = 0, radv = 128;  // RxIntDelay, RxAbsIntDelay (1.024 us units)
+    unsigned napi_weight = 64;    // netdev->weight: frames per poll
+    std::uint32_t buffer_bytes = 2048;  // rx_buffer_len for a 1500-byte MTU
+    static RxDriverOptions from(const Scenario& s);
+};
+
+class E1000RxDriver {
+public:
+    // `bar` is the port's register base; the ring lives at `ring_base`; buffers come from `skbs`.
+    E1000RxDriver(Cpu& cpu, const RxDriverOptions& options, std::uint64_t bar,
+                  std::uint64_t ring_base, SkbPool& skbs);
+
+    void configure_rx();     // ring, buffers, RDTR/RADV, RCTL.EN
+    // clean_rx_irq and the refill: at most `quota` frames; returns the frames cleaned.
+    unsigned poll(unsigned quota);
+    const RxDriverOptions& options() const { return options_; }
+
+    struct Counters {
+        std::uint64_t received = 0;   // frames cleaned (DD seen)
+        std::uint64_t dropped = 0;    // of those, dropped in the driver (rx_mode drop)
+        std::uint64_t to_stack = 0;   // of those, handed to the stack
+        std::uint64_t rdt_writes = 0;
+        std::uint64_t polls = 0;
+        double cycles = 0;            // CPU cycles of the receive path
+    };
+    const Counters& counters() const { return counters_; }
+    void reset_counters() { counters_ = Counters{}; }
+
+private:
+    void alloc_rx_buffers();
+    void charge(double cycles);
+    std::uint64_t desc_addr(unsigned i) const { return ring_base_ + 16ull * i; }
+
+    Cpu& cpu_;
+    RxDriverOptions options_;
+    std::uint64_t bar_, ring_base_;
+    SkbPool& skbs_;
+    std::vector<Skb> buffers_;       // the skb of each ring slot
+    std::vector<bool> has_buffer_;
+    unsigned next_to_use_ = 0, next_to_clean_ = 0;
+    Counters counters_;
+};
+
+}  // namespace pcisim
