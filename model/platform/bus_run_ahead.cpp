@@ -105,7 +105,7 @@ void BusRunAhead::run_ahead_retries(int master, Picos end, const TargetOffer& of
     Picos period = bus_.period_;
     // An observer must see every transaction; without a back-off a repeat comes at once; a
     // master with two reads queued tries them in turn (PciBus::take_turns_after_retry).
-    if (!bus_.run_ahead_allowed() || config.retry_backoff_clocks == 0 ||
+    if (!bus_.retry_run_ahead_allowed() || config.retry_backoff_clocks == 0 ||
         bus_.reads_take_turns(master))
         return;
     const TargetOffer::Promise& promise = offer.promise;
@@ -261,7 +261,7 @@ void BusRunAhead::maybe_run_ahead_from_end() {
 // The next arbitration's outcome is known as soon as it is due: it runs later (run_ahead_to) and
 // only the end of the transaction it starts gets an event.
 void BusRunAhead::maybe_defer_arbitration() {
-    if (ahead_ || !bus_.run_ahead_allowed()) return;
+    if (ahead_ || bus_.observer_) return;
     Picos now = bus_.now_;
     bool busy = bus_.busy_;
     Picos end_pending = bus_.end_pending_;

@@ -104,11 +104,11 @@ public:
     void set_transaction_observer(void (*fn)(void*, const BusTransaction&), void* ctx) {
         observer_ = fn, observer_ctx_ = ctx;
     }
-    // Off: every step with an event of its own, as with an observer.  The Simulation turns it off
-    // when a CPU cache is modelled: a retry run ahead would ask the host bridge's snoop about a
-    // later time before the CPU has touched its lines up to then.
-    void allow_run_ahead(bool allowed) { run_ahead_allowed_ = allowed; }
-    bool run_ahead_allowed() const { return run_ahead_allowed_ && !observer_; }
+    // Off: every retry with events of its own, as with an observer.  The Simulation turns it off
+    // when a CPU cache is modelled: a retry loop run ahead would ask the host bridge's snoop about
+    // a later time before the CPU has touched its lines up to then.
+    void allow_retry_run_ahead(bool allowed) { retry_run_ahead_allowed_ = allowed; }
+    bool retry_run_ahead_allowed() const { return retry_run_ahead_allowed_ && !observer_; }
     // Inside the observer, for a transaction that moved data: the clocks in which its target
     // held TRDY# off between data phases (lines still streaming in), as [start, end) runs.
     std::vector<std::pair<Picos, Picos>> data_wait_runs() const;
@@ -230,7 +230,7 @@ private:
     sc_core::sc_event arbitrate_event_{"arbitrate"};
     Counters counters_;
     void (*observer_)(void*, const BusTransaction&) = nullptr;
-    bool run_ahead_allowed_ = true;
+    bool retry_run_ahead_allowed_ = true;
     void* observer_ctx_ = nullptr;
 };
 

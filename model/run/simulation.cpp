@@ -354,11 +354,11 @@ void Simulation::take_shortcuts() {
     for (auto& nic : p.platform->nics()) nic->set_lazy_wire(true);
     const auto& cpus = p.platform->cpus();
     // A CPU cache is snooped at the bus's time: the CPU's touches must come in time order, and
-    // the buses' retries may not run ahead of them either.
+    // the buses' retry loops may not run ahead of them either.
     const bool cached = !p.platform->caches().empty();
     for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1 && !cached);
-    p.platform->bus().allow_run_ahead(!cached);
-    for (auto& card : p.platform->cards()) card->bus.allow_run_ahead(!cached);
+    p.platform->bus().allow_retry_run_ahead(!cached);
+    for (auto& card : p.platform->cards()) card->bus.allow_retry_run_ahead(!cached);
 }
 
 // Simulates `duration` more and brings what is kept lazily up to the new time, so that every
