@@ -59,12 +59,12 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
         Scenario s = point_scenario(i);
         Simulation sim(s);
         nlohmann::json r = sim.run();
-        return nlohmann::json{{"tx_pps", r["tx_pps"]}};
+        return nlohmann::json{{"value", r.at(nlohmann::json::json_pointer(points[i].result))}};
     };
     std::size_t done = 0;
     auto on_done = [&](std::size_t i, const sweep::JobOutcome& o) {
         if (o.ok)
-            pps[points[i].key()] = o.result["tx_pps"].get<double>();
+            pps[points[i].key()] = o.result["value"].get<double>();
         else
             failures.push_back(points[i].key() + ": " + o.error);
         if (++done % 20 == 0 || done == points.size())

@@ -52,6 +52,13 @@ SimPoint point(const json& c, double size) {
     return {c["scenario"].get<std::string>(), sets_of(c), static_cast<int>(size)};
 }
 
+// A receive case's point: the same run, read for the frames received (wire_source.*).
+SimPoint received(const json& c) {
+    SimPoint p = point(c, c["size"].get<double>());
+    p.result = "/rx/rx_pps";
+    return p;
+}
+
 // The measured (size, pps) pairs of a curve case.
 std::vector<std::pair<double, double>> curve_points(const json& m, const json& c) {
     const json& curve = find_by(m["curves"], "id", c["id"]);
@@ -123,6 +130,7 @@ Check make_check(std::string case_id, std::string kind, std::string scenario, do
 std::string SimPoint::key() const {
     std::string k = scenario + "|" + std::to_string(size);
     for (const auto& s : sets) k += "|" + s;
+    if (result != "/tx_pps") k += "|" + result;
     return k;
 }
 
@@ -182,6 +190,8 @@ std::vector<SimPoint> CalibrationSet::points(const std::string& id) const {
             out.push_back(point(c, 60));
         } else if (kind == "wire") {
             out.push_back(point(c, c["size"].get<double>()));
+        } else if (kind == "receive_wire") {
+            out.push_back(received(c));
         } else {
             throw std::runtime_error("calibration case " + c["id"].get<std::string>() +
                                      ": unknown kind " + kind);
@@ -300,6 +310,15 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
             k.error = 100 * (k.simulated - k.measured) / k.measured;
             k.ok = std::fabs(k.error) <= tol_.wire_pct;
             k.note = "wire limit 125e6/(s+24)";
+            out.push_back(k);
+        } else if (kind == "receive_wire") {
+            // An observation: frames of this size received at full wire speed.
+            double s = c["size"];
+            Check k = make_check(cid, kind, scenario, s, wire_pps(s), pps(received(c)));
+            k.unit = "pps";
+            k.error = 100 * (k.simulated - k.measured) / k.measured;
+            k.ok = std::fabs(k.error) <= tol_.wire_pct;
+            k.note = "received (rx.rx_pps) at the wire limit 125e6/(s+24)";
             out.push_back(k);
         }
         for (std::size_t i = first; i < out.size(); ++i) out[i].tier = tier_of(c);

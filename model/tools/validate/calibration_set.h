@@ -21,6 +21,7 @@ struct SimPoint {
     std::string scenario;             // name under scenarios/, without .json
     std::vector<std::string> sets;    // --set overrides
     int size = 60;
+    std::string result = "/tx_pps";   // the run's result it reads (a JSON pointer)
     std::string key() const;          // identical points are simulated once
 };
 
