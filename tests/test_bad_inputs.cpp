@@ -533,6 +533,14 @@ TEST_CASE("schema --help prints its help, not the schema") {
     CHECK(run_pcisim("schema --bogus").exit_code == 2);
 }
 
+TEST_CASE("explain on a receive-only scenario says it follows transmitted frames") {
+    CommandOutcome o = run_pcisim("explain " + pcisim::test::scenario_path("xeon-pcix-133-rx"));
+    INFO(o.err);
+    CHECK(o.exit_code == 2);
+    CHECK(o.err.find("pktgen.enabled is false") != std::string::npos);
+    CHECK(o.err.find("window longer") == std::string::npos);
+}
+
 TEST_CASE("explain on a scenario without a NIC says so once, not 'make the window longer'") {
     CommandOutcome o = run_pcisim("explain " + bus_demo() + " --set nic.enabled=false");
     INFO(o.err);

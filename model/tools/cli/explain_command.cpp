@@ -73,6 +73,14 @@ int explain(const Args& args) {
                      "scenario needs one\n";
         return 2;
     }
+    // It follows transmitted frames; a receive-only run has none (its figures are under rx.*).
+    if (!s->boolean("pktgen.enabled")) {
+        std::cerr << "pcisim explain: " << file
+                  << ": pktgen.enabled is false; explain follows the frames a port transmits, so "
+                     "the scenario needs pktgen (a receive-only run's figures are rx.* in `pcisim "
+                     "run --json`)\n";
+        return 2;
+    }
     nlohmann::json x;
     try {
         Simulation sim(*s);
