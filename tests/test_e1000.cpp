@@ -656,6 +656,45 @@ TEST_CASE("e1000: the bus interface gives each port one read and offers the port
         CHECK(bus.reads[i].addr != bus.reads[i + 1].addr);
 }
 
+// nic.outstanding_read_scope "device": the SDM's one outstanding read taken as the whole
+// controller's, so the two ports share it and still take turns.
+TEST_CASE("e1000: with one read per device the ports share the one read in turn", "[e1000]") {
+    ManualBus bus;
+    TxStats stats;
+    BusInterface bi(bus, 0, stats, true);
+    WantingPort p0(0), p1(1);
+    bi.add_client(&p0);
+    bi.add_client(&p1);
+
+    bi.kick();  // both want: only port 0 reads
+    REQUIRE(bus.reads.size() == 1);
+    CHECK(bus.reads[0].addr == 0);
+    CHECK(bi.reading(0));
+    CHECK_FALSE(bi.reading(1));
+    bi.kick();
+    CHECK(bus.reads.size() == 1);
+
+    // Each completion lets the other port read next: never two in flight, neither starves.
+    for (std::size_t next = 0; next < 20; ++next) {
+        REQUIRE(bus.reads.size() == next + 1);
+        bi.read_done(bus.reads[next].tag, DmaStats{});
+        CHECK(bi.reading(0) != bi.reading(1));
+    }
+    CHECK(p0.finished == 10);
+    CHECK(p1.finished == 10);
+    for (std::size_t i = 0; i + 1 < bus.reads.size(); ++i)
+        CHECK(bus.reads[i].addr != bus.reads[i + 1].addr);
+
+    // A port that does not want leaves the read to the other.
+    p1.wants = false;
+    std::size_t before = bus.reads.size();
+    bi.read_done(bus.reads.back().tag, DmaStats{});
+    bi.read_done(bus.reads.back().tag, DmaStats{});
+    REQUIRE(bus.reads.size() == before + 2);
+    CHECK(bus.reads[before].addr == 0);
+    CHECK(bus.reads[before + 1].addr == 0);
+}
+
 TEST_CASE("e1000: TXDCTL decides when descriptors are fetched and prefetched", "[e1000]") {
     // A 64-slot ring at 0x10000 of one-descriptor packets (EOP) but for slots 30-31, a cache of
     // 64 and 64-byte host cache lines (4 descriptors each).

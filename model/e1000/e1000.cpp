@@ -25,7 +25,8 @@ E1000::E1000(sc_core::sc_module_name name, const E1000Params& params, BusPort& b
     config.mmrbc_bytes = params_.mmrbc_bytes;
     config.max_outstanding_splits = 1;  // each read's MMRBC-sized split requests in turn
     int master = bus.attach_master(this, config);
-    bus_interface_ = std::make_unique<BusInterface>(bus, master, stats_);
+    bus_interface_ = std::make_unique<BusInterface>(bus, master, stats_,
+                                                    params_.one_read_per_device);
     for (auto& p : ports_) {
         bus_interface_->add_client(p.get());
         p->attach(bus_interface_.get());

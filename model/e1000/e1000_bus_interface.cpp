@@ -4,8 +4,8 @@
 
 namespace pcisim::e1000 {
 
-BusInterface::BusInterface(BusPort& bus, int master_id, TxStats& stats)
-    : bus_(bus), master_(master_id), stats_(stats) {}
+BusInterface::BusInterface(BusPort& bus, int master_id, TxStats& stats, bool one_read_per_device)
+    : bus_(bus), master_(master_id), stats_(stats), one_read_per_device_(one_read_per_device) {}
 
 void BusInterface::add_client(DmaClient* c) {
     clients_.push_back(c);
@@ -13,7 +13,8 @@ void BusInterface::add_client(DmaClient* c) {
 }
 
 // Every port whose read slot is free is asked once, round-robin from the port after the one
-// that issued last, so that when both want the bus master their reads queue in turn.  Tags are unique across the ports: on PCI-X the two functions' split requests
+// that issued last, so that when both want the bus master their reads queue in turn (with one
+// read per device: the first port that wants one takes it, in the same turn order).  Tags are unique across the ports: on PCI-X the two functions' split requests
 // differ in requester ID anyway (function number, PCI-X 2.0 2.10), and a unique tag is how this
 // model tells their completions apart on the one bus master.
 void BusInterface::kick() {
@@ -23,6 +24,7 @@ void BusInterface::kick() {
         unsigned c = static_cast<unsigned>((first + i) % n);
         ReadSlot& slot = reads_[c];
         if (slot.busy) continue;
+        if (one_read_per_device_ && reading_any()) return;
         ReadRequest r{};
         if (!clients_[c]->next_read(r)) continue;
         slot.busy = true;
@@ -31,6 +33,12 @@ void BusInterface::kick() {
         next_client_ = static_cast<unsigned>((c + 1) % n);
         bus_.read(master_, r.addr, r.bytes, slot.tag);
     }
+}
+
+bool BusInterface::reading_any() const {
+    for (const ReadSlot& s : reads_)
+        if (s.busy) return true;
+    return false;
 }
 
 void BusInterface::write(unsigned client, std::uint64_t addr, std::uint32_t bytes,

@@ -1,7 +1,8 @@
 // The NIC's bus master interface, shared by its ports (82546: two LAN functions behind one
 // bus interface, SDM 12.2).  Each port's DMA engine has at most one outstanding memory read
 // (descriptor or data; SDM 4.3.2.1: "allows one outstanding memory read command at any
-// time", per LAN function), so a two-port part can have two reads in flight, one per port.
+// time", per LAN function by default), so a two-port part can have two reads in flight, one
+// per port; with `one_read_per_device` the ports share that one read.
 // When the interface is asked to look for work it offers the ports round-robin, so neither
 // port's read keeps going first; descriptor write-backs are posted writes and are issued at
 // once.  Every request's DmaStats is added to the NIC's counters.  A port's receive engine
@@ -38,7 +39,7 @@ public:
 
 class BusInterface {
 public:
-    BusInterface(BusPort& bus, int master_id, TxStats& stats);
+    BusInterface(BusPort& bus, int master_id, TxStats& stats, bool one_read_per_device = false);
 
     void add_client(DmaClient* c);
     // Something changed that may let a port read (tail write, FIFO room, packet retired).
@@ -47,6 +48,7 @@ public:
 
     // Whether `client`'s one read is in flight (tests).
     bool reading(unsigned client) const { return reads_.at(client).busy; }
+    bool reading_any() const;
 
     // From the NIC's BusMaster interface.
     void read_done(std::uint64_t tag, const DmaStats& s);
@@ -65,6 +67,7 @@ private:
     BusPort& bus_;
     int master_;
     TxStats& stats_;
+    bool one_read_per_device_;
     std::vector<DmaClient*> clients_;
     std::vector<ReadSlot> reads_;  // by client
     unsigned next_client_ = 0;     // round-robin start

@@ -40,6 +40,10 @@ std::vector<ParamSpec> nic_params() {
                "Which processed descriptors count towards TXDCTL.WTHRESH > 0 and are written "
                "back: rs, those with RS set (as with WTHRESH 0); all, every one. The SDM does "
                "not say; the notxints overheads on phi need rs (docs/e1000.md)."),
+        choice("nic.outstanding_read_scope", "function", {"function", "device"},
+               "What the SDM's one outstanding memory read (4.3.2.1) applies to on a part with "
+               "two LAN functions: function, one read per port; device, one for the whole "
+               "controller. The SDM does not say; no measurement here pins it (docs/e1000.md)."),
     };
 }
 
@@ -147,6 +151,7 @@ E1000Params E1000Params::from(const Scenario& s, const std::string& prefix) {
     p.ipg_extra_bytes = static_cast<unsigned>(s.integer(key("ipg_extra_bytes")));
     p.byte_time_ps = 8 * kPicosPerUs / static_cast<Picos>(s.integer(key("link_mbps")));
     p.writeback_batch_all = s.text(key("writeback_batch")) == "all";
+    p.one_read_per_device = s.text(key("outstanding_read_scope")) == "device";
     p.drop_writebacks = s.boolean("testing.nic_drop_writebacks");
     return p;
 }

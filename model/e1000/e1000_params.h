@@ -46,6 +46,7 @@ struct E1000Params {
     unsigned ipg_extra_bytes = 4;
     Picos byte_time_ps = 8000;  // one byte on the wire: 8 bit times at nic.link_mbps 1000
     bool writeback_batch_all = false;  // WTHRESH > 0 batches every descriptor, not only RS ones
+    bool one_read_per_device = false;  // one outstanding read for all the ports, not one each
     bool drop_writebacks = false;  // testing.nic_drop_writebacks: fault injection
 
     // The defaults for another part (traits follow the model); throws std::invalid_argument.
