@@ -389,14 +389,16 @@ std::vector<MetricSpec> result_metrics() {
         {"snoop_hits_per_packet", "reads/packet", "DMA reads whose first line was modified in a "
          "CPU cache (coherent DMA: host.snoop_hit_ns), over tx_frames."},
         {"packets_queued", "count", "Packets all drivers accepted in the window."},
-        {"rx.rx_pps", "packets/s", "Received frames per second: frames the NICs wrote to host "
-         "memory and wrote back (DD) in the window, all receiving ports; rx.* only with "
-         "wire_source.enabled."},
+        {"rx.rx_pps", "packets/s", "Received frames per second: frames the NICs wrote to "
+         "host memory and wrote back (DD) in the window, at most those that arrived in it and "
+         "were not missed (never above what the wire sent), all receiving ports; rx.* only "
+         "with wire_source.enabled."},
         {"rx.rx_pps_by_port[]", "packets/s", "rx.rx_pps of each receiving port."},
         {"rx.offered_pps", "packets/s", "Frames per second the wire sources send, all receiving "
          "ports."},
         {"rx.frames_arrived", "count", "Frames the receivers took from the wire in the window."},
-        {"rx.frames_delivered", "count", "Frames written to host memory and written back."},
+        {"rx.frames_delivered", "count", "Frames written to host memory and written back in "
+         "the window, at most rx.frames_arrived less rx.missed_frames (rx.rx_pps's count)."},
         {"rx.missed_frames", "count", "Frames missed because the RX FIFO was full (MPC)."},
         {"rx.missed_by_cause.no_descriptor", "count", "Missed with no receive descriptor "
          "available (the driver behind: ring empty)."},

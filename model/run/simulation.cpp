@@ -298,10 +298,14 @@ std::vector<RxPortWindow> Simulation::receive_window() const {
     std::vector<RxPortWindow> out;
     for (const auto& sw : platform.ports()) {
         if (!sw->rx) continue;
-        RxPortWindow now = receive_counts(platform, *sw);
+        const RxPortWindow now = receive_counts(platform, *sw);
         const RxPortWindow& open = parts_->rx_at_open.at(out.size());
-        out.push_back({now.arrived - open.arrived, now.delivered - open.delivered,
-                       now.missed - open.missed});
+        const std::uint64_t arrived = now.arrived - open.arrived, missed = now.missed - open.missed;
+        // Frames written back in the window, but no more than the wire brought in it and the
+        // NIC kept: a frame held in the NIC when the window opened (written back in it) stands
+        // for one that arrived in it and is still held when it closes.
+        const std::uint64_t written_back = now.delivered - open.delivered;
+        out.push_back({arrived, std::min(written_back, arrived - missed), missed});
     }
     return out;
 }
