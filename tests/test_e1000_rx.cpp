@@ -373,6 +373,11 @@ TEST_CASE("e1000 rx: the wire source's keys are checked with the key, the value 
     problems = load_problems(scenario_path("xeon-pcix-133-rx"), {"wire_source.ports=2"});
     REQUIRE(problems.size() == 1);
     CHECK(pcisim::test::contains(problems[0], "wire_source.ports: 2"));
+    // Receiving on port 1 needs a driver on port 1.
+    problems = load_problems(scenario_path("xeon-pcix-133-rx"), {"wire_source.first_port=1"});
+    REQUIRE(problems.size() == 1);
+    CHECK(pcisim::test::contains(problems[0], "wire_source.first_port: 1"));
+    CHECK(pcisim::test::contains(problems[0], "pktgen.ports at least 2"));
 }
 
 TEST_CASE("e1000 rx: on PCI-X 64/133 minimum frames are received at the wire limit while transmit keeps its rate", "[e1000][rx][scenario]") {
@@ -481,4 +486,22 @@ TEST_CASE("plots/receive draws a receive sweep headless", "[e1000][rx][plots]") 
     REQUIRE(std::system(cmd.c_str()) == 0);
     CHECK(std::filesystem::file_size(figures + "/receive.png") > 1000);
     CHECK(std::filesystem::file_size(figures + "/receive.svg") > 1000);
+}
+
+TEST_CASE("e1000 rx: an 82546 transmits on port 0 while port 1 receives, each port with its driver half", "[e1000][rx][scenario]") {
+    nlohmann::json r = run_receive("xeon-pcix-133-tx0-rx1", {}, 2000, 1000);
+    const nlohmann::json& rx = r["rx"];
+    REQUIRE(r["ports"].size() == 2);
+    // Port 0 transmits at about its calibrated 60-byte rate; port 1 runs no pktgen.
+    CHECK(r["ports"][0]["tx_pps"].get<double>() > 550000);
+    CHECK(r["ports"][0]["tx_pps"].get<double>() < 850000);
+    CHECK(r["ports"][1]["tx_frames"] == 0);
+    // Port 1 alone receives, at the line rate, all frames dropped in its driver.
+    REQUIRE(rx["rx_pps_by_port"].size() == 1);
+    CHECK(rx["rx_pps"].get<double>() > 0.999 * 125e6 / (60 + 24));
+    CHECK(rx["missed_frames"] == 0);
+    CHECK(rx["driver_dropped"].get<std::uint64_t>() > 2900);
+    const nlohmann::json& nic_ports = r["nic"]["rx"]["ports"];
+    CHECK(nic_ports[0]["frames_delivered"] == 0);
+    CHECK(nic_ports[1]["frames_delivered"].get<std::uint64_t>() > 2900);
 }

@@ -32,8 +32,15 @@ std::vector<ParamSpec> wire_source_params() {
         integer("wire_source.count", "frames", 0, 0, 1LL << 40,
                 "Frames to send to each port; 0 = no end."),
         integer("wire_source.ports", "ports", 1, 1, 2,
-                "Receiving ports of each NIC, from port 0; each needs its driver, so at most "
-                "pktgen.ports (set pktgen.enabled false to receive only)."),
+                "Receiving ports of each NIC, from wire_source.first_port; each needs its "
+                "driver, so first_port + ports is at most pktgen.ports (set pktgen.enabled "
+                "false to receive only)."),
+        integer("wire_source.first_port", "port", 0, 0, 3,
+                "The first receiving port of each NIC (1: the second port of an 82546)."),
+        boolean("wire_source.receive_only", false,
+                "The receiving ports run no pktgen, so with pktgen.enabled only the other ports "
+                "transmit (e.g. transmit on port 0 and receive on port 1 of an 82546); false: "
+                "every port transmits."),
     };
 }
 
@@ -53,12 +60,20 @@ void check_wire_source(const nlohmann::json& doc, std::vector<std::string>& prob
                            doc["nic"]["link_mbps"].dump() + "; expected at most that, or 0 for "
                            "the line rate");
     const auto ports = w["ports"].get<unsigned>();
+    const auto first = w["first_port"].get<unsigned>();
     const auto driven = doc["pktgen"]["ports"].get<unsigned>();
-    if (ports > driven)
-        problems.push_back("wire_source.ports: " + std::to_string(ports) + " is more than the " +
-                           std::to_string(driven) + " port(s) with a driver (pktgen.ports); "
-                           "expected at most " + std::to_string(driven) + " (or pktgen.ports " +
-                           std::to_string(ports) + " with pktgen.enabled false)");
+    if (first + ports > driven) {
+        const std::string last = std::to_string(first + ports - 1);
+        problems.push_back(first == 0
+            ? "wire_source.ports: " + std::to_string(ports) + " is more than the " +
+                  std::to_string(driven) + " port(s) with a driver (pktgen.ports); expected at "
+                  "most " + std::to_string(driven) + " (or pktgen.ports " +
+                  std::to_string(ports) + " with pktgen.enabled false)"
+            : "wire_source.first_port: " + std::to_string(first) + " with wire_source.ports " +
+                  std::to_string(ports) + " receives on port " + last + ", but only " +
+                  std::to_string(driven) + " port(s) have a driver (pktgen.ports); expected "
+                  "pktgen.ports at least " + std::to_string(first + ports));
+    }
     if (!doc["nic"]["enabled"].get<bool>())
         problems.push_back("wire_source.enabled: true with nic.enabled false; expected a NIC to "
                            "receive the frames");
@@ -72,6 +87,8 @@ WireSourceConfig WireSourceConfig::from(const Scenario& s) {
     c.burst_frames = static_cast<unsigned>(s.integer("wire_source.burst_frames"));
     c.count = static_cast<std::uint64_t>(s.integer("wire_source.count"));
     c.ports = static_cast<unsigned>(s.integer("wire_source.ports"));
+    c.first_port = static_cast<unsigned>(s.integer("wire_source.first_port"));
+    c.receive_only = s.boolean("wire_source.receive_only");
     return c;
 }
 

@@ -126,8 +126,9 @@ void Platform::add_transmitters() {
                 [&sw](const Skb& skb) { sw.pktgen->free_skb(skb); },
                 [this](std::uint32_t bytes) { return skbs_->carve(bytes, bytes); });
             sw.pktgen = std::make_unique<Pktgen>(sw.cpu, *sw.driver, *skbs_, traffic);
-            sw.enabled = traffic.enabled;
-            if (config_.wire.enabled && sw.port < config_.wire.ports) add_receiver(sw, k, ring_spacing);
+            const bool receives = config_.wire.receives(sw.port);
+            sw.enabled = traffic.enabled && !(receives && config_.wire.receive_only);
+            if (receives) add_receiver(sw, k, ring_spacing);
         }
     }
     Picos timer = config_.driver.needs_cleanup_timer()
