@@ -378,6 +378,11 @@ TEST_CASE("e1000 rx: the wire source's keys are checked with the key, the value 
     REQUIRE(problems.size() == 1);
     CHECK(pcisim::test::contains(problems[0], "wire_source.first_port: 1"));
     CHECK(pcisim::test::contains(problems[0], "pktgen.ports at least 2"));
+    // Forwarding port 0's frames needs a driver on port 1.
+    problems = load_problems(scenario_path("xeon-pcix-133-rx"), {"driver.rx_mode=forward"});
+    REQUIRE(problems.size() == 1);
+    CHECK(pcisim::test::contains(problems[0], "driver.rx_mode: forward"));
+    CHECK(pcisim::test::contains(problems[0], "pktgen.ports at least 2"));
 }
 
 TEST_CASE("e1000 rx: on PCI-X 64/133 minimum frames are received at the wire limit while transmit keeps its rate", "[e1000][rx][scenario]") {
@@ -504,4 +509,36 @@ TEST_CASE("e1000 rx: an 82546 transmits on port 0 while port 1 receives, each po
     const nlohmann::json& nic_ports = r["nic"]["rx"]["ports"];
     CHECK(nic_ports[0]["frames_delivered"] == 0);
     CHECK(nic_ports[1]["frames_delivered"].get<std::uint64_t>() > 2900);
+}
+
+TEST_CASE("e1000 rx: forwarding sends each frame received on port 0 out of port 1", "[e1000][rx][forward][scenario]") {
+    nlohmann::json r = run_receive("xeon-pcix-133-forward", {}, 2000, 1000);
+    const nlohmann::json& rx = r["rx"];
+    const auto received = rx["driver_received"].get<std::uint64_t>();
+    const auto forwarded = rx["driver_forwarded"].get<std::uint64_t>();
+    CHECK(received > 1000);
+    // Every frame the driver cleaned was queued on port 1 or dropped at its stopped queue.
+    CHECK(forwarded + rx["forward_dropped"].get<std::uint64_t>() == received);
+    CHECK(rx["driver_dropped"] == 0);
+    CHECK(rx["driver_to_stack"] == 0);
+    // What goes out of port 1 is what was forwarded, give or take the frames on its ring
+    // (256 descriptors) at the window's edges; port 0 sends nothing.
+    CHECK(r["ports"][0]["tx_frames"] == 0);
+    const auto sent = r["ports"][1]["tx_frames"].get<std::uint64_t>();
+    CHECK(sent + 256 >= forwarded);
+    CHECK(sent <= forwarded + 256);
+    CHECK(sent > 1000);
+    CHECK(rx["forward_pps"].get<double>() <= rx["rx_pps"].get<double>());
+}
+
+TEST_CASE("e1000 rx: a forwarding cost the CPU cannot pay runs the receive ring empty", "[e1000][rx][forward][scenario]") {
+    nlohmann::json cheap = run_receive("xeon-pcix-133-forward", {}, 2000, 1000);
+    nlohmann::json dear = run_receive("xeon-pcix-133-forward",
+                                      {"cpu.cycles.rx_forward_per_packet=6000"}, 2000, 1000);
+    const double cheap_pps = cheap["rx"]["forward_pps"].get<double>();
+    const double dear_pps = dear["rx"]["forward_pps"].get<double>();
+    // 6000 cycles at 2.8 GHz are 2.1 us a frame: under 470 kpps however the rest goes.
+    CHECK(dear_pps < 470000);
+    CHECK(dear_pps < 0.8 * cheap_pps);
+    CHECK(dear["rx"]["missed_by_cause"]["no_descriptor"].get<std::uint64_t>() > 0);
 }

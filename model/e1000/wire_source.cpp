@@ -74,6 +74,14 @@ void check_wire_source(const nlohmann::json& doc, std::vector<std::string>& prob
                   std::to_string(driven) + " port(s) have a driver (pktgen.ports); expected "
                   "pktgen.ports at least " + std::to_string(first + ports));
     }
+    // Forwarding sends port p's frames out of port p ^ 1, which needs its driver too.
+    const unsigned egress = (first + ports - 1) ^ 1u;
+    if (doc["driver"]["rx_mode"] == "forward" && std::max(first ^ 1u, egress) >= driven)
+        problems.push_back("driver.rx_mode: forward sends the frames of port p out of port p ^ 1, "
+                           "but only " + std::to_string(driven) + " port(s) have a driver "
+                           "(pktgen.ports); expected pktgen.ports at least " +
+                           std::to_string(std::max(first ^ 1u, egress) + 1) +
+                           " (pktgen.enabled false: forwarding only)");
     if (!doc["nic"]["enabled"].get<bool>())
         problems.push_back("wire_source.enabled: true with nic.enabled false; expected a NIC to "
                            "receive the frames");

@@ -129,7 +129,16 @@ void Platform::add_transmitters() {
             const bool receives = config_.wire.receives(sw.port);
             sw.enabled = traffic.enabled && !(receives && config_.wire.receive_only);
             if (receives) add_receiver(sw, k, ring_spacing);
+            if (receives && schedulers_[topology.port_cpu[k]]) {
+                CpuScheduler* poll_list = schedulers_[topology.port_cpu[k]].get();
+                sw.driver->share_poll_list([poll_list, &sw] { poll_list->serve_others(sw); });
+            }
         }
+        // driver.rx_mode forward: port p's frames go out of port p ^ 1 (check_wire_source has
+        // made sure that port has a driver).
+        for (std::size_t k = first_port; k < ports_.size(); ++k)
+            if (ports_[k]->rx && config_.rx_driver.mode == RxMode::Forward)
+                ports_[k]->rx->forward_to(ports_[first_port + (ports_[k]->port ^ 1)]->driver.get());
     }
     Picos timer = config_.driver.needs_cleanup_timer()
                       ? ns_to_ps(config_.driver.cleanup_timer_us * 1000)

@@ -196,6 +196,7 @@ void add_rx_results(json& r, const Platform& platform, const RunWindow& window, 
         if (!sw->rx) continue;
         const auto& c = sw->rx->counters();
         d.received += c.received, d.dropped += c.dropped, d.to_stack += c.to_stack;
+        d.forwarded += c.forwarded, d.forward_dropped += c.forward_dropped;
         d.rdt_writes += c.rdt_writes, d.polls += c.polls;
         cpu_seconds += c.cycles / (sw->cpu.costs().clock_mhz * 1e6);
     }
@@ -223,6 +224,9 @@ void add_rx_results(json& r, const Platform& platform, const RunWindow& window, 
                {"driver_received", d.received},
                {"driver_dropped", d.dropped},
                {"driver_to_stack", d.to_stack},
+               {"driver_forwarded", d.forwarded},
+               {"forward_dropped", d.forward_dropped},
+               {"forward_pps", static_cast<double>(d.forwarded) / window_s},
                {"rdt_writes", d.rdt_writes},
                {"polls", d.polls},
                {"cpu_fraction", cpu_seconds / window_s},
@@ -409,6 +413,12 @@ std::vector<MetricSpec> result_metrics() {
         {"rx.driver_received", "count", "Frames the drivers cleaned (clean_rx_irq)."},
         {"rx.driver_dropped", "count", "Of those, dropped in the driver (driver.rx_mode drop)."},
         {"rx.driver_to_stack", "count", "Of those, handed to the stack (driver.rx_mode stack)."},
+        {"rx.driver_forwarded", "count", "Of those, queued on the other port's transmit ring "
+         "(driver.rx_mode forward)."},
+        {"rx.forward_dropped", "count", "Of those, dropped because the other port's transmit "
+         "queue was stopped (driver.rx_mode forward; no qdisc queue is modelled)."},
+        {"rx.forward_pps", "packets/s", "The forwarding rate: rx.driver_forwarded over the "
+         "window (the egress ports' tx_pps once steady)."},
         {"rx.rdt_writes", "count", "Receive tail (RDT) register writes."},
         {"rx.polls", "count", "Receive polls (clean_rx_irq calls)."},
         {"rx.cpu_fraction", "fraction", "CPU time of the receive path (cleaning, skb free and "
@@ -567,6 +577,9 @@ std::string summarize(const json& r) {
           << " (fifo full " << x["missed_by_cause"]["fifo_full"] << ", no descriptor "
           << x["missed_by_cause"]["no_descriptor"] << "), driver dropped "
           << x["driver_dropped"] << ", to the stack " << x["driver_to_stack"];
+        if (x["driver_forwarded"].get<std::uint64_t>() + x["forward_dropped"].get<std::uint64_t>())
+            o << ", forwarded " << x["driver_forwarded"] << " (" << x["forward_pps"].get<double>()
+              << " pps; dropped at a stopped queue " << x["forward_dropped"] << ")";
         o.precision(1);
         o << "; receive path " << 100 * x["cpu_fraction"].get<double>() << " % of a CPU\n";
     }
