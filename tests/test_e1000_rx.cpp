@@ -484,13 +484,22 @@ TEST_CASE("plots/receive draws a receive sweep headless", "[e1000][rx][plots]") 
         " --vary wire_source.size=60,1514 --set simulation.min_window_us=1000 "
         "--set simulation.max_window_us=1000 -j 2 -o " + csv);
     REQUIRE(r.exit_code == 0);
+    // A sweep of the offered rate goes into its own figure, against the offered rate.
+    const std::string rate_csv = dir / "rx-rate.csv";
+    r = pcisim::test::run_pcisim(
+        "sweep " + pcisim::test::scenario_path("xeon-pcix-133-rx") +
+        " --vary wire_source.rate_pps=500000,1488095 --set simulation.min_window_us=1000 "
+        "--set simulation.max_window_us=1000 -j 2 -o " + rate_csv);
+    REQUIRE(r.exit_code == 0);
     const std::string figures = dir / "figures";
     const std::string cmd = "/usr/bin/python3 " + std::string(PCISIM_SOURCE_DIR) +
-                            "/plots/receive --sweep " + csv + " --out " + figures +
-                            " >/dev/null 2>&1";
+                            "/plots/receive --sweep " + csv + " --sweep " + rate_csv +
+                            " --out " + figures + " >/dev/null 2>&1";
     REQUIRE(std::system(cmd.c_str()) == 0);
     CHECK(std::filesystem::file_size(figures + "/receive.png") > 1000);
     CHECK(std::filesystem::file_size(figures + "/receive.svg") > 1000);
+    CHECK(std::filesystem::file_size(figures + "/receive_rate.png") > 1000);
+    CHECK(std::filesystem::file_size(figures + "/receive_rate.svg") > 1000);
 }
 
 TEST_CASE("e1000 rx: an 82546 transmits on port 0 while port 1 receives, each port with its driver half", "[e1000][rx][scenario]") {
