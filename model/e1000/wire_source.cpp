@@ -74,14 +74,19 @@ void check_wire_source(const nlohmann::json& doc, std::vector<std::string>& prob
                   std::to_string(driven) + " port(s) have a driver (pktgen.ports); expected "
                   "pktgen.ports at least " + std::to_string(first + ports));
     }
-    // Forwarding sends port p's frames out of port p ^ 1, which needs its driver too.
-    const unsigned egress = (first + ports - 1) ^ 1u;
-    if (doc["driver"]["rx_mode"] == "forward" && std::max(first ^ 1u, egress) >= driven)
+    // Forwarding sends port p's frames out of port p ^ 1, which needs its driver too, on every
+    // NIC (a nics[] entry may have fewer ports than pktgen.ports).
+    unsigned fewest = driven;
+    if (doc.contains("nics") && doc["nics"].is_array())
+        for (const nlohmann::json& item : doc["nics"])
+            if (item.is_object() && item.contains("ports") && item["ports"].is_number_unsigned())
+                fewest = std::min(fewest, item["ports"].get<unsigned>());
+    const unsigned egress = std::max(first ^ 1u, (first + ports - 1) ^ 1u);
+    if (doc["driver"]["rx_mode"] == "forward" && egress >= fewest)
         problems.push_back("driver.rx_mode: forward sends the frames of port p out of port p ^ 1, "
-                           "but only " + std::to_string(driven) + " port(s) have a driver "
-                           "(pktgen.ports); expected pktgen.ports at least " +
-                           std::to_string(std::max(first ^ 1u, egress) + 1) +
-                           " (pktgen.enabled false: forwarding only)");
+                           "but only " + std::to_string(fewest) + " port(s) of a NIC have a "
+                           "driver (pktgen.ports, nics[].ports); expected pktgen.ports at least " +
+                           std::to_string(egress + 1) + " (pktgen.enabled false: forwarding only)");
     if (!doc["nic"]["enabled"].get<bool>())
         problems.push_back("wire_source.enabled: true with nic.enabled false; expected a NIC to "
                            "receive the frames");
