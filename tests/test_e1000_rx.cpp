@@ -538,16 +538,18 @@ TEST_CASE("e1000 rx: forwarding sends each frame received on port 0 out of port 
     CHECK(sent <= forwarded + 256);
     CHECK(sent > 1000);
     CHECK(rx["forward_pps"].get<double>() <= rx["rx_pps"].get<double>());
+    // At 60 B the egress port's transmit (about 700 kpps) limits; without the shared poll list
+    // the receiving port's poll kept the CPU and forwarding fell to 126 kpps.
+    CHECK(rx["forward_pps"].get<double>() > 600000);
 }
 
 TEST_CASE("e1000 rx: a forwarding cost the CPU cannot pay runs the receive ring empty", "[e1000][rx][forward][scenario]") {
-    nlohmann::json cheap = run_receive("xeon-pcix-133-forward", {}, 2000, 1000);
     nlohmann::json dear = run_receive("xeon-pcix-133-forward",
                                       {"cpu.cycles.rx_forward_per_packet=6000"}, 2000, 1000);
-    const double cheap_pps = cheap["rx"]["forward_pps"].get<double>();
-    const double dear_pps = dear["rx"]["forward_pps"].get<double>();
-    // 6000 cycles at 2.8 GHz are 2.1 us a frame: under 470 kpps however the rest goes.
-    CHECK(dear_pps < 470000);
-    CHECK(dear_pps < 0.8 * cheap_pps);
+    // 6000 cycles at 2.8 GHz are 2.1 us a frame: under 470 kpps however the rest goes, and
+    // below the egress port's transmit rate, so nothing waits at its queue.
+    CHECK(dear["rx"]["forward_pps"].get<double>() < 470000);
+    CHECK(dear["rx"]["forward_dropped"] == 0);
     CHECK(dear["rx"]["missed_by_cause"]["no_descriptor"].get<std::uint64_t>() > 0);
+    CHECK(dear["cpus"][0]["busy_fraction"].get<double>() > 0.95);
 }
