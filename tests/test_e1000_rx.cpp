@@ -373,6 +373,16 @@ TEST_CASE("e1000 rx: the wire source's keys are checked with the key, the value 
     problems = load_problems(scenario_path("xeon-pcix-133-rx"), {"wire_source.ports=2"});
     REQUIRE(problems.size() == 1);
     CHECK(pcisim::test::contains(problems[0], "wire_source.ports: 2"));
+    // Receiving on port 1 needs a driver on port 1.
+    problems = load_problems(scenario_path("xeon-pcix-133-rx"), {"wire_source.first_port=1"});
+    REQUIRE(problems.size() == 1);
+    CHECK(pcisim::test::contains(problems[0], "wire_source.first_port: 1"));
+    CHECK(pcisim::test::contains(problems[0], "pktgen.ports at least 2"));
+    // Forwarding port 0's frames needs a driver on port 1.
+    problems = load_problems(scenario_path("xeon-pcix-133-rx"), {"driver.rx_mode=forward"});
+    REQUIRE(problems.size() == 1);
+    CHECK(pcisim::test::contains(problems[0], "driver.rx_mode: forward"));
+    CHECK(pcisim::test::contains(problems[0], "pktgen.ports at least 2"));
 }
 
 TEST_CASE("e1000 rx: on PCI-X 64/133 minimum frames are received at the wire limit while transmit keeps its rate", "[e1000][rx][scenario]") {
@@ -430,6 +440,18 @@ TEST_CASE("e1000 rx: every frame from the wire is delivered once and cleaned by 
     CHECK(rdt <= received / 16 + 17);
 }
 
+TEST_CASE("e1000 rx: rx_pps counts write-backs in the window, never more than the wire brought", "[e1000][rx][scenario]") {
+    // 2 ms after 1 ms: the window opens with a frame in the NIC, whose write-back lands in the
+    // window; counting write-backs alone gave 2977 frames for 2976 arrivals (1488500 pps).
+    nlohmann::json r = run_receive("xeon-pcix-133-rx", {}, 2000, 1000);
+    const nlohmann::json& rx = r["rx"];
+    const double line_rate = 125e6 / (60 + 24);
+    CHECK(rx["rx_pps"].get<double>() <= line_rate);
+    CHECK(rx["rx_pps"].get<double>() > 0.999 * line_rate);
+    CHECK(rx["frames_delivered"].get<std::uint64_t>() <=
+          rx["frames_arrived"].get<std::uint64_t>() - rx["missed_frames"].get<std::uint64_t>());
+}
+
 TEST_CASE("e1000 rx: a CPU too slow for the stack runs the ring empty and misses for want of descriptors", "[e1000][rx][scenario]") {
     nlohmann::json r = run_receive("xeon-pcix-133-rx",
                                    {"driver.rx_mode=stack", "cpu.cycles.rx_stack_per_packet=5000"},
@@ -462,11 +484,72 @@ TEST_CASE("plots/receive draws a receive sweep headless", "[e1000][rx][plots]") 
         " --vary wire_source.size=60,1514 --set simulation.min_window_us=1000 "
         "--set simulation.max_window_us=1000 -j 2 -o " + csv);
     REQUIRE(r.exit_code == 0);
+    // A sweep of the offered rate goes into its own figure, against the offered rate.
+    const std::string rate_csv = dir / "rx-rate.csv";
+    r = pcisim::test::run_pcisim(
+        "sweep " + pcisim::test::scenario_path("xeon-pcix-133-rx") +
+        " --vary wire_source.rate_pps=500000,1488095 --set simulation.min_window_us=1000 "
+        "--set simulation.max_window_us=1000 -j 2 -o " + rate_csv);
+    REQUIRE(r.exit_code == 0);
     const std::string figures = dir / "figures";
     const std::string cmd = "/usr/bin/python3 " + std::string(PCISIM_SOURCE_DIR) +
-                            "/plots/receive --sweep " + csv + " --out " + figures +
-                            " >/dev/null 2>&1";
+                            "/plots/receive --sweep " + csv + " --sweep " + rate_csv +
+                            " --out " + figures + " >/dev/null 2>&1";
     REQUIRE(std::system(cmd.c_str()) == 0);
     CHECK(std::filesystem::file_size(figures + "/receive.png") > 1000);
     CHECK(std::filesystem::file_size(figures + "/receive.svg") > 1000);
+    CHECK(std::filesystem::file_size(figures + "/receive_rate.png") > 1000);
+    CHECK(std::filesystem::file_size(figures + "/receive_rate.svg") > 1000);
+}
+
+TEST_CASE("e1000 rx: an 82546 transmits on port 0 while port 1 receives, each port with its driver half", "[e1000][rx][scenario]") {
+    nlohmann::json r = run_receive("xeon-pcix-133-tx0-rx1", {}, 2000, 1000);
+    const nlohmann::json& rx = r["rx"];
+    REQUIRE(r["ports"].size() == 2);
+    // Port 0 transmits at about its calibrated 60-byte rate; port 1 runs no pktgen.
+    CHECK(r["ports"][0]["tx_pps"].get<double>() > 550000);
+    CHECK(r["ports"][0]["tx_pps"].get<double>() < 850000);
+    CHECK(r["ports"][1]["tx_frames"] == 0);
+    // Port 1 alone receives, at the line rate, all frames dropped in its driver.
+    REQUIRE(rx["rx_pps_by_port"].size() == 1);
+    CHECK(rx["rx_pps"].get<double>() > 0.999 * 125e6 / (60 + 24));
+    CHECK(rx["missed_frames"] == 0);
+    CHECK(rx["driver_dropped"].get<std::uint64_t>() > 2900);
+    const nlohmann::json& nic_ports = r["nic"]["rx"]["ports"];
+    CHECK(nic_ports[0]["frames_delivered"] == 0);
+    CHECK(nic_ports[1]["frames_delivered"].get<std::uint64_t>() > 2900);
+}
+
+TEST_CASE("e1000 rx: forwarding sends each frame received on port 0 out of port 1", "[e1000][rx][forward][scenario]") {
+    nlohmann::json r = run_receive("xeon-pcix-133-forward", {}, 2000, 1000);
+    const nlohmann::json& rx = r["rx"];
+    const auto received = rx["driver_received"].get<std::uint64_t>();
+    const auto forwarded = rx["driver_forwarded"].get<std::uint64_t>();
+    CHECK(received > 1000);
+    // Every frame the driver cleaned was queued on port 1 or dropped at its stopped queue.
+    CHECK(forwarded + rx["forward_dropped"].get<std::uint64_t>() == received);
+    CHECK(rx["driver_dropped"] == 0);
+    CHECK(rx["driver_to_stack"] == 0);
+    // What goes out of port 1 is what was forwarded, give or take the frames on its ring
+    // (256 descriptors) at the window's edges; port 0 sends nothing.
+    CHECK(r["ports"][0]["tx_frames"] == 0);
+    const auto sent = r["ports"][1]["tx_frames"].get<std::uint64_t>();
+    CHECK(sent + 256 >= forwarded);
+    CHECK(sent <= forwarded + 256);
+    CHECK(sent > 1000);
+    CHECK(rx["forward_pps"].get<double>() <= rx["rx_pps"].get<double>());
+    // At 60 B the egress port's transmit (about 700 kpps) limits; without the shared poll list
+    // the receiving port's poll kept the CPU and forwarding fell to 126 kpps.
+    CHECK(rx["forward_pps"].get<double>() > 600000);
+}
+
+TEST_CASE("e1000 rx: a forwarding cost the CPU cannot pay runs the receive ring empty", "[e1000][rx][forward][scenario]") {
+    nlohmann::json dear = run_receive("xeon-pcix-133-forward",
+                                      {"cpu.cycles.rx_forward_per_packet=6000"}, 2000, 1000);
+    // 6000 cycles at 2.8 GHz are 2.1 us a frame: under 470 kpps however the rest goes, and
+    // below the egress port's transmit rate, so nothing waits at its queue.
+    CHECK(dear["rx"]["forward_pps"].get<double>() < 470000);
+    CHECK(dear["rx"]["forward_dropped"] == 0);
+    CHECK(dear["rx"]["missed_by_cause"]["no_descriptor"].get<std::uint64_t>() > 0);
+    CHECK(dear["cpus"][0]["busy_fraction"].get<double>() > 0.95);
 }

@@ -32,8 +32,15 @@ std::vector<ParamSpec> wire_source_params() {
         integer("wire_source.count", "frames", 0, 0, 1LL << 40,
                 "Frames to send to each port; 0 = no end."),
         integer("wire_source.ports", "ports", 1, 1, 2,
-                "Receiving ports of each NIC, from port 0; each needs its driver, so at most "
-                "pktgen.ports (set pktgen.enabled false to receive only)."),
+                "Receiving ports of each NIC, from wire_source.first_port; each needs its "
+                "driver, so first_port + ports is at most pktgen.ports (set pktgen.enabled "
+                "false to receive only)."),
+        integer("wire_source.first_port", "port", 0, 0, 3,
+                "The first receiving port of each NIC (1: the second port of an 82546)."),
+        boolean("wire_source.receive_only", false,
+                "The receiving ports run no pktgen, so with pktgen.enabled only the other ports "
+                "transmit (e.g. transmit on port 0 and receive on port 1 of an 82546); false: "
+                "every port transmits."),
     };
 }
 
@@ -53,12 +60,33 @@ void check_wire_source(const nlohmann::json& doc, std::vector<std::string>& prob
                            doc["nic"]["link_mbps"].dump() + "; expected at most that, or 0 for "
                            "the line rate");
     const auto ports = w["ports"].get<unsigned>();
+    const auto first = w["first_port"].get<unsigned>();
     const auto driven = doc["pktgen"]["ports"].get<unsigned>();
-    if (ports > driven)
-        problems.push_back("wire_source.ports: " + std::to_string(ports) + " is more than the " +
-                           std::to_string(driven) + " port(s) with a driver (pktgen.ports); "
-                           "expected at most " + std::to_string(driven) + " (or pktgen.ports " +
-                           std::to_string(ports) + " with pktgen.enabled false)");
+    if (first + ports > driven) {
+        const std::string last = std::to_string(first + ports - 1);
+        problems.push_back(first == 0
+            ? "wire_source.ports: " + std::to_string(ports) + " is more than the " +
+                  std::to_string(driven) + " port(s) with a driver (pktgen.ports); expected at "
+                  "most " + std::to_string(driven) + " (or pktgen.ports " +
+                  std::to_string(ports) + " with pktgen.enabled false)"
+            : "wire_source.first_port: " + std::to_string(first) + " with wire_source.ports " +
+                  std::to_string(ports) + " receives on port " + last + ", but only " +
+                  std::to_string(driven) + " port(s) have a driver (pktgen.ports); expected "
+                  "pktgen.ports at least " + std::to_string(first + ports));
+    }
+    // Forwarding sends port p's frames out of port p ^ 1, which needs its driver too, on every
+    // NIC (a nics[] entry may have fewer ports than pktgen.ports).
+    unsigned fewest = driven;
+    if (doc.contains("nics") && doc["nics"].is_array())
+        for (const nlohmann::json& item : doc["nics"])
+            if (item.is_object() && item.contains("ports") && item["ports"].is_number_unsigned())
+                fewest = std::min(fewest, item["ports"].get<unsigned>());
+    const unsigned egress = std::max(first ^ 1u, (first + ports - 1) ^ 1u);
+    if (doc["driver"]["rx_mode"] == "forward" && egress >= fewest)
+        problems.push_back("driver.rx_mode: forward sends the frames of port p out of port p ^ 1, "
+                           "but only " + std::to_string(fewest) + " port(s) of a NIC have a "
+                           "driver (pktgen.ports, nics[].ports); expected pktgen.ports at least " +
+                           std::to_string(egress + 1) + " (pktgen.enabled false: forwarding only)");
     if (!doc["nic"]["enabled"].get<bool>())
         problems.push_back("wire_source.enabled: true with nic.enabled false; expected a NIC to "
                            "receive the frames");
@@ -72,6 +100,8 @@ WireSourceConfig WireSourceConfig::from(const Scenario& s) {
     c.burst_frames = static_cast<unsigned>(s.integer("wire_source.burst_frames"));
     c.count = static_cast<std::uint64_t>(s.integer("wire_source.count"));
     c.ports = static_cast<unsigned>(s.integer("wire_source.ports"));
+    c.first_port = static_cast<unsigned>(s.integer("wire_source.first_port"));
+    c.receive_only = s.boolean("wire_source.receive_only");
     return c;
 }
 

@@ -22,7 +22,12 @@ struct WireSourceConfig {
     double rate_pps = 0;          // average frames per second; 0 = the line rate
     unsigned burst_frames = 0;    // frames back to back per burst; 0 or 1 = evenly spaced
     std::uint64_t count = 0;      // frames to send; 0 = no end
-    unsigned ports = 1;           // receiving ports of each NIC, from port 0
+    unsigned ports = 1;           // receiving ports of each NIC, from first_port
+    unsigned first_port = 0;
+    bool receive_only = false;    // the receiving ports run no pktgen
+    bool receives(unsigned port) const {
+        return enabled && port >= first_port && port < first_port + ports;
+    }
     static WireSourceConfig from(const Scenario& s);
 };
 

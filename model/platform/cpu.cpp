@@ -54,6 +54,10 @@ std::vector<ParamSpec> cpu_params() {
         number("cpu.cycles.rx_stack_per_packet", "cycles", 2000, 0, 1e7,
                "netif_receive_skb and the protocol work of a received frame (driver.rx_mode "
                "stack)."),
+        number("cpu.cycles.rx_forward_per_packet", "cycles", 1000, 0, 1e7,
+               "The IP forwarding path of a received frame before the driver transmits it "
+               "(driver.rx_mode forward): netif_receive_skb, ip_rcv, the route lookup, "
+               "ip_forward and dev_queue_xmit, without the driver's own xmit_frame."),
         number("cpu.cycles.rx_refill_per_buffer", "cycles", 100, 0, 1e6,
                "alloc_rx_buffers per buffer besides the skb allocation: DMA mapping, the "
                "descriptor's address."),
@@ -82,6 +86,7 @@ CpuCosts CpuCosts::from(const Scenario& s) {
     c.clean_rx_per_packet_cycles = s.number("cpu.cycles.clean_rx_per_packet");
     c.rx_stack_per_packet_cycles = s.number("cpu.cycles.rx_stack_per_packet");
     c.rx_refill_per_buffer_cycles = s.number("cpu.cycles.rx_refill_per_buffer");
+    c.rx_forward_per_packet_cycles = s.number("cpu.cycles.rx_forward_per_packet");
     c.mmio_write_ps = ns_to_ps(s.number("cpu.mmio_write_ns"));
     c.interrupt_latency_ps = ns_to_ps(s.number("cpu.interrupt_latency_ns"));
     return c;

@@ -57,7 +57,7 @@ struct CpuCosts {
            timer_tick_cycles = 500, slab_batch_cycles = 0, copy_cycles_per_byte = 1;
     // The receive path (model/software/e1000_rx_driver.h).
     double clean_rx_per_packet_cycles = 200, rx_stack_per_packet_cycles = 2000,
-           rx_refill_per_buffer_cycles = 100;
+           rx_refill_per_buffer_cycles = 100, rx_forward_per_packet_cycles = 1000;
     Picos mmio_write_ps = 50000;          // CPU time to issue a posted register write
     Picos interrupt_latency_ps = 500000;  // INTA# to the handler starting (APIC delivery)
     static CpuCosts from(const Scenario& s);

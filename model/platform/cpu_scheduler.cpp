@@ -39,6 +39,19 @@ void CpuScheduler::interrupt() {
     }
 }
 
+// The pending ports' handlers run as if called from the poll list: each pays its entry and
+// exit, as after the first port in interrupt().
+void CpuScheduler::serve_others(const CpuSoftware& running) {
+    if (serving_others_) return;
+    serving_others_ = true;
+    for (std::size_t k = 0; k < software_.size(); ++k) {
+        if (software_[k] == &running || !lines_[k]->asserted) continue;
+        cpu_.charge(cpu_.costs().interrupt_entry_exit_cycles);
+        software_[k]->interrupt();
+    }
+    serving_others_ = false;
+}
+
 // Every port's driver has its own timer, due at the same ticks.
 void CpuScheduler::timer() {
     for (std::size_t k = 0; k < software_.size(); ++k) {

@@ -33,6 +33,10 @@ public:
     void interrupt() override;
     void timer() override;
     bool quiet() const override;
+    // net_rx_action's poll list (2.6 NAPI): a port whose poll used its whole quota goes to the
+    // back of the list, so the other ports whose interrupts are pending (their polls) run before
+    // it polls again.  `running` is the port that polls; not nested.
+    void serve_others(const CpuSoftware& running);
 
 private:
     // A port's interrupt line as its device drives it.
@@ -51,6 +55,7 @@ private:
     std::vector<CpuSoftware*> software_;
     std::vector<std::unique_ptr<Line>> lines_;  // by port, at fixed addresses
     std::size_t next_ = 0;                      // the port whose turn is next
+    bool serving_others_ = false;
 };
 
 }  // namespace pcisim

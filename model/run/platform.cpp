@@ -126,9 +126,19 @@ void Platform::add_transmitters() {
                 [&sw](const Skb& skb) { sw.pktgen->free_skb(skb); },
                 [this](std::uint32_t bytes) { return skbs_->carve(bytes, bytes); });
             sw.pktgen = std::make_unique<Pktgen>(sw.cpu, *sw.driver, *skbs_, traffic);
-            sw.enabled = traffic.enabled;
-            if (config_.wire.enabled && sw.port < config_.wire.ports) add_receiver(sw, k, ring_spacing);
+            const bool receives = config_.wire.receives(sw.port);
+            sw.enabled = traffic.enabled && !(receives && config_.wire.receive_only);
+            if (receives) add_receiver(sw, k, ring_spacing);
+            if (receives && schedulers_[topology.port_cpu[k]]) {
+                CpuScheduler* poll_list = schedulers_[topology.port_cpu[k]].get();
+                sw.driver->share_poll_list([poll_list, &sw] { poll_list->serve_others(sw); });
+            }
         }
+        // driver.rx_mode forward: port p's frames go out of port p ^ 1 (check_wire_source has
+        // made sure that port has a driver).
+        for (std::size_t k = first_port; k < ports_.size(); ++k)
+            if (ports_[k]->rx && config_.rx_driver.mode == RxMode::Forward)
+                ports_[k]->rx->forward_to(ports_[first_port + (ports_[k]->port ^ 1)]->driver.get());
     }
     Picos timer = config_.driver.needs_cleanup_timer()
                       ? ns_to_ps(config_.driver.cleanup_timer_us * 1000)

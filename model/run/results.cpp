@@ -196,6 +196,7 @@ void add_rx_results(json& r, const Platform& platform, const RunWindow& window, 
         if (!sw->rx) continue;
         const auto& c = sw->rx->counters();
         d.received += c.received, d.dropped += c.dropped, d.to_stack += c.to_stack;
+        d.forwarded += c.forwarded, d.forward_dropped += c.forward_dropped;
         d.rdt_writes += c.rdt_writes, d.polls += c.polls;
         cpu_seconds += c.cycles / (sw->cpu.costs().clock_mhz * 1e6);
     }
@@ -223,6 +224,9 @@ void add_rx_results(json& r, const Platform& platform, const RunWindow& window, 
                {"driver_received", d.received},
                {"driver_dropped", d.dropped},
                {"driver_to_stack", d.to_stack},
+               {"driver_forwarded", d.forwarded},
+               {"forward_dropped", d.forward_dropped},
+               {"forward_pps", static_cast<double>(d.forwarded) / window_s},
                {"rdt_writes", d.rdt_writes},
                {"polls", d.polls},
                {"cpu_fraction", cpu_seconds / window_s},
@@ -389,14 +393,16 @@ std::vector<MetricSpec> result_metrics() {
         {"snoop_hits_per_packet", "reads/packet", "DMA reads whose first line was modified in a "
          "CPU cache (coherent DMA: host.snoop_hit_ns), over tx_frames."},
         {"packets_queued", "count", "Packets all drivers accepted in the window."},
-        {"rx.rx_pps", "packets/s", "Received frames per second: frames the NICs wrote to host "
-         "memory and wrote back (DD) in the window, all receiving ports; rx.* only with "
-         "wire_source.enabled."},
+        {"rx.rx_pps", "packets/s", "Received frames per second: frames the NICs wrote to "
+         "host memory and wrote back (DD) in the window, at most those that arrived in it and "
+         "were not missed (never above what the wire sent), all receiving ports; rx.* only "
+         "with wire_source.enabled."},
         {"rx.rx_pps_by_port[]", "packets/s", "rx.rx_pps of each receiving port."},
         {"rx.offered_pps", "packets/s", "Frames per second the wire sources send, all receiving "
          "ports."},
         {"rx.frames_arrived", "count", "Frames the receivers took from the wire in the window."},
-        {"rx.frames_delivered", "count", "Frames written to host memory and written back."},
+        {"rx.frames_delivered", "count", "Frames written to host memory and written back in "
+         "the window, at most rx.frames_arrived less rx.missed_frames (rx.rx_pps's count)."},
         {"rx.missed_frames", "count", "Frames missed because the RX FIFO was full (MPC)."},
         {"rx.missed_by_cause.no_descriptor", "count", "Missed with no receive descriptor "
          "available (the driver behind: ring empty)."},
@@ -407,6 +413,12 @@ std::vector<MetricSpec> result_metrics() {
         {"rx.driver_received", "count", "Frames the drivers cleaned (clean_rx_irq)."},
         {"rx.driver_dropped", "count", "Of those, dropped in the driver (driver.rx_mode drop)."},
         {"rx.driver_to_stack", "count", "Of those, handed to the stack (driver.rx_mode stack)."},
+        {"rx.driver_forwarded", "count", "Of those, queued on the other port's transmit ring "
+         "(driver.rx_mode forward)."},
+        {"rx.forward_dropped", "count", "Of those, dropped because the other port's transmit "
+         "queue was stopped (driver.rx_mode forward; no qdisc queue is modelled)."},
+        {"rx.forward_pps", "packets/s", "The forwarding rate: rx.driver_forwarded over the "
+         "window (the egress ports' tx_pps once steady)."},
         {"rx.rdt_writes", "count", "Receive tail (RDT) register writes."},
         {"rx.polls", "count", "Receive polls (clean_rx_irq calls)."},
         {"rx.cpu_fraction", "fraction", "CPU time of the receive path (cleaning, skb free and "
@@ -565,6 +577,9 @@ std::string summarize(const json& r) {
           << " (fifo full " << x["missed_by_cause"]["fifo_full"] << ", no descriptor "
           << x["missed_by_cause"]["no_descriptor"] << "), driver dropped "
           << x["driver_dropped"] << ", to the stack " << x["driver_to_stack"];
+        if (x["driver_forwarded"].get<std::uint64_t>() + x["forward_dropped"].get<std::uint64_t>())
+            o << ", forwarded " << x["driver_forwarded"] << " (" << x["forward_pps"].get<double>()
+              << " pps; dropped at a stopped queue " << x["forward_dropped"] << ")";
         o.precision(1);
         o << "; receive path " << 100 * x["cpu_fraction"].get<double>() << " % of a CPU\n";
     }

@@ -13,7 +13,9 @@
 
 namespace pcisim {
 
-// A receiving port's frames in the window, as its NIC counted them.
+// A receiving port's frames in the window, as its NIC counted them.  `delivered` counts the
+// frames written back (DD) in the window, but at most the frames that arrived in it and were
+// not missed: a receive rate never above what the wire sent.
 struct RxPortWindow {
     std::uint64_t arrived = 0, delivered = 0, missed = 0;
 };

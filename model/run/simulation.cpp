@@ -298,10 +298,14 @@ std::vector<RxPortWindow> Simulation::receive_window() const {
     std::vector<RxPortWindow> out;
     for (const auto& sw : platform.ports()) {
         if (!sw->rx) continue;
-        RxPortWindow now = receive_counts(platform, *sw);
+        const RxPortWindow now = receive_counts(platform, *sw);
         const RxPortWindow& open = parts_->rx_at_open.at(out.size());
-        out.push_back({now.arrived - open.arrived, now.delivered - open.delivered,
-                       now.missed - open.missed});
+        const std::uint64_t arrived = now.arrived - open.arrived, missed = now.missed - open.missed;
+        // Frames written back in the window, but no more than the wire brought in it and the
+        // NIC kept: a frame held in the NIC when the window opened (written back in it) stands
+        // for one that arrived in it and is still held when it closes.
+        const std::uint64_t written_back = now.delivered - open.delivered;
+        out.push_back({arrived, std::min(written_back, arrived - missed), missed});
     }
     return out;
 }
@@ -324,15 +328,30 @@ void Simulation::check_receive_conservation() const {
     }
 }
 
-// Every packet pktgen queued is on the wire or still in flight: its descriptors not yet
-// cleaned by the driver, or its frame holding FIFO room (cleaned after DD, not yet sent).
+namespace {
+// Frames the receive halves forwarded to `sw`'s transmit half (driver.rx_mode forward).
+std::uint64_t frames_forwarded_to(const Platform& platform, const PortSoftware& sw) {
+    std::uint64_t n = 0;
+    for (const auto& from : platform.ports())
+        if (from->rx && from->rx->forward_target() == sw.driver.get())
+            n += from->rx->forwarded_since_start();
+    return n;
+}
+}  // namespace
+
+// Every packet pktgen queued (or the driver forwarded) is on the wire or still in flight: its
+// descriptors not yet cleaned by the driver, or its frame holding FIFO room (cleaned after DD,
+// not yet sent).
 void Simulation::check_conservation() const {
     const Platform& platform = *parts_->platform;
     for (const auto& port_software : platform.ports()) {
         const PortSoftware& sw = *port_software;
         const E1000& nic = *platform.nics()[sw.nic];
-        std::uint64_t queued = sw.pktgen->sent(), sent = frames_from_pktgen(nic, sw.port);
+        const std::uint64_t forwarded = frames_forwarded_to(platform, sw);
+        std::uint64_t queued = sw.pktgen->sent() + forwarded,
+                      sent = frames_from_pktgen(nic, sw.port);
         std::uint64_t frame_bytes = std::max<std::uint64_t>(1, sw.pktgen->frame_bytes());
+        if (forwarded) frame_bytes = std::min<std::uint64_t>(frame_bytes, platform.config().wire.size);
         std::uint64_t in_flight_max =
             sw.driver->descriptors_in_use() + nic.port(sw.port).fifo().used() / frame_bytes;
         if (sent > queued || queued - sent > in_flight_max)

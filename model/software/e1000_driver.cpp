@@ -319,13 +319,15 @@ void E1000Driver::intr() {
 }
 
 // 2.6.9 e1000_clean: clean the TX ring, then at most a quota of received frames; a poll that
-// used its whole quota stays on the poll list and net_rx_action calls it again, by then seeing
-// what the NIC has written back meanwhile (netdev_max_backlog's bound is not modelled).
+// used its whole quota goes to the back of the poll list (the CPU's other pending ports run)
+// and net_rx_action calls it again, by then seeing what the NIC has written back meanwhile
+// (netdev_max_backlog's bound is not modelled).
 void E1000Driver::napi_poll() {
     const unsigned quota = rx_->options().napi_weight;
     for (;;) {
         wake_if_cleaned(clean_tx_irq());
         if (rx_->poll(quota) < quota) return;
+        if (poll_others_) poll_others_();
         cpu_.charge(cpu_.costs().poll_cycles);
         cpu_.catch_up();
     }

@@ -60,6 +60,9 @@ public:
     void configure_tx();                    // probe/open: registers, ring, interrupts
     // The port also receives: intr() polls its receive half too (before the simulation).
     void attach_receive(E1000RxDriver* rx) { rx_ = rx; }
+    // The CPU's other ports on the poll list: they run between two whole quotas of this port's
+    // NAPI poll (without it, a port receiving at the line rate would keep the CPU to itself).
+    void share_poll_list(std::function<void()> others) { poll_others_ = std::move(others); }
     enum class TxResult { Ok, Busy };
     TxResult xmit_frame(const Skb& skb);    // hard_start_xmit
     void intr();                            // the interrupt handler (+ NAPI poll)
@@ -109,6 +112,7 @@ private:
 
     Cpu& cpu_;
     E1000RxDriver* rx_ = nullptr;
+    std::function<void()> poll_others_;
     DriverOptions options_;
     std::uint64_t bar_, ring_base_;
     std::function<void(const Skb&)> free_skb_;

@@ -5,6 +5,7 @@
 #include "platform/host_memory.h"
 #include "run/scenario.h"
 #include "run/schema.h"
+#include "software/e1000_driver.h"
 
 namespace pcisim {
 
@@ -17,16 +18,19 @@ std::vector<ParamSpec> rx_driver_params() {
         integer("driver.rx_rdt_batch", "buffers", 16, 1, 4096,
                 "alloc_rx_buffers writes RDT when the slot it filled is a multiple of this "
                 "(E1000_RX_BUFFER_WRITE, 16 in 2.6.9)."),
-        choice("driver.rx_mode", "drop", {"drop", "stack"},
+        choice("driver.rx_mode", "drop", {"drop", "stack", "forward"},
                "drop: the driver frees each received skb without touching its data; stack: "
-               "hands it to the stack (cpu.cycles.rx_stack_per_packet)."),
+               "hands it to the stack (cpu.cycles.rx_stack_per_packet); forward: IP "
+               "forwarding (cpu.cycles.rx_forward_per_packet) transmits it on the NIC's other "
+               "port (port 0 to 1, 1 to 0), dropped when that port's queue is stopped."),
         integer("driver.rdtr", "1.024 us", 0, 0, 65535,
                 "RDTR, RX interrupt delay (RxIntDelay); 0 = RXT0 at each write-back."),
         integer("driver.radv", "1.024 us", 128, 0, 65535,
                 "RADV, RX absolute interrupt delay (RxAbsIntDelay); applies when RDTR is set."),
         integer("driver.napi_weight", "frames", 64, 1, 1024,
                 "Frames cleaned per NAPI poll (netdev->weight); the poll repeats while a "
-                "whole quota was cleaned."),
+                "whole quota was cleaned, after the CPU's other ports with an interrupt "
+                "pending (the poll list)."),
         one_of_integers("driver.rx_buffer_bytes", "B", 2048, {2048, 4096, 8192, 16384},
                         "Receive buffer size (rx_buffer_len, RCTL.BSIZE)."),
     };
@@ -36,7 +40,8 @@ RxDriverOptions RxDriverOptions::from(const Scenario& s) {
     RxDriverOptions o;
     o.ring_size = static_cast<unsigned>(s.integer("driver.rx_ring_size"));
     o.rdt_batch = static_cast<unsigned>(s.integer("driver.rx_rdt_batch"));
-    o.to_stack = s.text("driver.rx_mode") == "stack";
+    const std::string mode = s.text("driver.rx_mode");
+    o.mode = mode == "stack" ? RxMode::Stack : mode == "forward" ? RxMode::Forward : RxMode::Drop;
     o.rdtr = static_cast<unsigned>(s.integer("driver.rdtr"));
     o.radv = static_cast<unsigned>(s.integer("driver.radv"));
     o.napi_weight = static_cast<unsigned>(s.integer("driver.napi_weight"));
@@ -108,14 +113,20 @@ unsigned E1000RxDriver::poll(unsigned quota) {
         mem.read(desc_addr(i), &d, sizeof d);
         if (!(d.status & kRxStaDd)) break;
         charge(c.clean_rx_per_packet_cycles);
-        if (options_.to_stack) {
+        switch (options_.mode) {
+        case RxMode::Drop:
+            ++counters_.dropped;
+            free_skb(i);
+            break;
+        case RxMode::Stack:
             charge(c.rx_stack_per_packet_cycles);
             ++counters_.to_stack;
-        } else {
-            ++counters_.dropped;
+            free_skb(i);
+            break;
+        case RxMode::Forward:
+            forward(i, d.length);
+            break;
         }
-        charge(c.skb_free_cycles);
-        skbs_.release(buffers_[i], &cpu_);
         has_buffer_[i] = false;
         d.status = 0;
         mem.write(desc_addr(i), &d, sizeof d);
@@ -126,6 +137,27 @@ unsigned E1000RxDriver::poll(unsigned quota) {
     next_to_clean_ = i;
     alloc_rx_buffers();
     return done;
+}
+
+void E1000RxDriver::free_skb(unsigned slot) {
+    charge(cpu_.costs().skb_free_cycles);
+    skbs_.release(buffers_[slot], &cpu_);
+}
+
+// ip_forward: the frame, without its FCS (clean_rx_irq's skb_put of length - 4), goes out of
+// the other port, whose clean_tx_irq frees the skb once sent.  A stopped queue would hold it in
+// the qdisc; with no qdisc modelled it is dropped, as a full txqueuelen would.
+void E1000RxDriver::forward(unsigned slot, std::uint32_t length) {
+    charge(cpu_.costs().rx_forward_per_packet_cycles);
+    Skb skb = buffers_[slot];
+    skb.len = length - 4;
+    if (!forward_->queue_stopped() && forward_->xmit_frame(skb) == E1000Driver::TxResult::Ok) {
+        ++counters_.forwarded;
+        ++forwarded_since_start_;
+        return;
+    }
+    ++counters_.forward_dropped;
+    free_skb(slot);
 }
 
 }  // namespace pcisim

@@ -3,7 +3,10 @@
 // driver.rx_rdt_batch buffers: E1000_RX_BUFFER_WRITE, 16, in 2.6.9) and clean_rx_irq (frames
 // with DD, at most the NAPI quota per poll).  What becomes of a frame is driver.rx_mode:
 //   - drop: the driver frees the skb without reading the data (the 2004 receive measurements);
-//   - stack: netif_receive_skb, with cpu.cycles.rx_stack_per_packet for the stack's work.
+//   - stack: netif_receive_skb, with cpu.cycles.rx_stack_per_packet for the stack's work;
+//   - forward: IP forwarding (cpu.cycles.rx_forward_per_packet) hands the skb to the transmit
+//     half of the NIC's other port, whose clean_tx_irq frees it; when that port's queue is
+//     stopped the frame is dropped (no qdisc queue is modelled).
 // The transmit half (e1000_driver.h) calls poll() from its NAPI handler.
 #pragma once
 
@@ -16,12 +19,15 @@
 namespace pcisim {
 
 class Cpu;
+class E1000Driver;
 class Scenario;
+
+enum class RxMode { Drop, Stack, Forward };
 
 struct RxDriverOptions {
     unsigned ring_size = 256;     // RxDescriptors
     unsigned rdt_batch = 16;      // E1000_RX_BUFFER_WRITE
-    bool to_stack = false;        // rx_mode stack (else drop)
+    RxMode mode = RxMode::Drop;   // driver.rx_mode
     unsigned rdtr = 0, radv = 128;  // RxIntDelay, RxAbsIntDelay (1.024 us units)
     unsigned napi_weight = 64;    // netdev->weight: frames per poll
     std::uint32_t buffer_bytes = 2048;  // rx_buffer_len for a 1500-byte MTU
@@ -34,6 +40,10 @@ public:
     E1000RxDriver(Cpu& cpu, const RxDriverOptions& options, std::uint64_t bar,
                   std::uint64_t ring_base, SkbPool& skbs);
 
+    // rx_mode forward: the transmit half the frames go out of.
+    void forward_to(E1000Driver* tx) { forward_ = tx; }
+    const E1000Driver* forward_target() const { return forward_; }
+
     void configure_rx();     // ring, buffers, RDTR/RADV, RCTL.EN
     // clean_rx_irq and the refill: at most `quota` frames; returns the frames cleaned.
     unsigned poll(unsigned quota);
@@ -43,16 +53,22 @@ public:
         std::uint64_t received = 0;   // frames cleaned (DD seen)
         std::uint64_t dropped = 0;    // of those, dropped in the driver (rx_mode drop)
         std::uint64_t to_stack = 0;   // of those, handed to the stack
+        std::uint64_t forwarded = 0;  // of those, queued on the other port's transmit ring
+        std::uint64_t forward_dropped = 0;  // of those, dropped: that port's queue was stopped
         std::uint64_t rdt_writes = 0;
         std::uint64_t polls = 0;
         double cycles = 0;            // CPU cycles of the receive path
     };
     const Counters& counters() const { return counters_; }
     void reset_counters() { counters_ = Counters{}; }
+    // Frames queued on the forwarding port's ring since time zero (not reset with the counters).
+    std::uint64_t forwarded_since_start() const { return forwarded_since_start_; }
 
 private:
     void alloc_rx_buffers();
     void charge(double cycles);
+    void free_skb(unsigned slot);
+    void forward(unsigned slot, std::uint32_t length);
     std::uint64_t desc_addr(unsigned i) const { return ring_base_ + 16ull * i; }
 
     Cpu& cpu_;
@@ -62,7 +78,9 @@ private:
     std::vector<Skb> buffers_;       // the skb of each ring slot
     std::vector<bool> has_buffer_;
     unsigned next_to_use_ = 0, next_to_clean_ = 0;
+    E1000Driver* forward_ = nullptr;
     Counters counters_;
+    std::uint64_t forwarded_since_start_ = 0;
 };
 
 }  // namespace pcisim
