@@ -527,6 +527,7 @@ void TxPort::write_finished(std::uint64_t cookie, const DmaStats&) {
 }
 
 bool TxPort::idle() const {
+    if (tso_.active()) return false;  // segments still to come
     for (const auto& p : in_flight_)
         if (!p->committed) return false;
     return cache_.cached() == 0 && cache_.waiting_in_host() == 0;
