@@ -291,3 +291,19 @@ TEST_CASE("tso: a TSO skb handed to a driver with driver.tso off is an error", "
     Skb skb = tcp_skb(rig.memory, kSkbArea, 5000, 1, 1, 1448, false);
     CHECK_THROWS_WITH(rig.run({skb}), Catch::Contains("driver.tso is false"));
 }
+
+// 64 KB of payload is 45 segments, about four times the 16 KB transmit FIFO of the default
+// PBA: segments are reserved as frames leave, reads are cut where the reserved room ends.
+TEST_CASE("tso: a TSO frame four times the size of the transmit FIFO goes out whole, its "
+          "reads waiting for room", "[tso]") {
+    Rig rig({"driver.tso=true"});
+    const std::uint32_t payload = 65000, mss = 1448;
+    rig.run({tcp_skb(rig.memory, kSkbArea, payload, 3, 500, mss, false)});
+    REQUIRE(rig.wire.size() == (payload + mss - 1) / mss);
+    check_segments(rig.wire, 0, payload, mss, 3, 500);
+    const auto stats = rig.nic->stats();
+    CHECK(stats["ports"][0]["fifo_peak_bytes"].get<unsigned>() <= 16384);
+    CHECK(stats["data_reads"].get<unsigned>() > 17);  // more than one per buffer: cut for room
+    CHECK(stats["mean_per_packet_ns"]["fifo_wait"].get<double>() > 0);
+    CHECK(rig.freed == 1);
+}
