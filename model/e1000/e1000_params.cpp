@@ -44,6 +44,18 @@ std::vector<ParamSpec> nic_params() {
                "What the SDM's one outstanding memory read (4.3.2.1) applies to on a part with "
                "two LAN functions: function, one read per port; device, one for the whole "
                "controller. The SDM does not say; no measurement here pins it (docs/e1000.md)."),
+        integer("nic.tso_min_transfer_bytes", "B", 1024, 0, 65535,
+                "TSPMT.TSMT at reset (SDM 13.4.45): a TSO data read shorter than this (and than "
+                "the rest of its buffer) waits for FIFO room while frames that will leave hold "
+                "some. The SDM gives the field, not the rule; docs/tso-engine.md."),
+        integer("nic.tso_padding_bytes", "B", 256, 0, 65535,
+                "TSPMT.TSPBP at reset (SDM 13.4.45): FIFO room a TSO segment needs beyond its "
+                "frame before its data is fetched (a margin, not kept once it is fetched)."),
+        choice("nic.tso_fetch", "descriptor", {"descriptor", "segment"},
+               "How much one TSO data read asks for: descriptor, the rest of the descriptor's "
+               "buffer (the SDM: as much data from a descriptor as possible), cut where the "
+               "segments with FIFO room end; segment, at most to the end of the current "
+               "segment. A segment leaves only when all its bytes are in."),
     };
 }
 
@@ -152,6 +164,9 @@ E1000Params E1000Params::from(const Scenario& s, const std::string& prefix) {
     p.byte_time_ps = 8 * kPicosPerUs / static_cast<Picos>(s.integer(key("link_mbps")));
     p.writeback_batch_all = s.text(key("writeback_batch")) == "all";
     p.one_read_per_device = s.text(key("outstanding_read_scope")) == "device";
+    p.tspmt = static_cast<std::uint32_t>(s.integer(key("tso_padding_bytes"))) << 16 |
+              static_cast<std::uint32_t>(s.integer(key("tso_min_transfer_bytes")));
+    p.tso_fetch_whole_descriptor = s.text(key("tso_fetch")) == "descriptor";
     p.drop_writebacks = s.boolean("testing.nic_drop_writebacks");
     return p;
 }
