@@ -24,7 +24,9 @@ json explain_window(const std::string& name, std::vector<std::string> sets, doub
     json results = sim.run();
     ExplainSetup setup;
     setup.packet_size = static_cast<double>(s.integer("packet.size"));
-    setup.measured_pps = results["tx_pps_by_port"][0].get<double>();
+    for (const auto& port : results["ports"])  // the port the recording followed
+        if (port["nic"] == rec.port().nic && port["port"] == rec.port().port)
+            setup.measured_pps = port["tx_pps"].get<double>();
     return explain(rec, setup);
 }
 
@@ -103,6 +105,14 @@ TEST_CASE("with no write commit time no read waits behind posted writes") {
     json x = explain_window("phi-64-100-82546", {"packet.size=60", "host.write_commit_ns=0"}, 500, 1000);
     check_sums(x);
     CHECK(commit_wait_byte_times(x) == 0);
+}
+
+// Port 0 only receives (wire_source.receive_only from port 0), port 1 transmits: explain
+// follows port 1, the first port with frames to send, not the first port with a driver.
+TEST_CASE("explain skips a port that only receives and follows the one that transmits") {
+    json x = explain_window("xeon-pcix-133-tx0-rx1", {"wire_source.first_port=0"}, 500, 1000);
+    CHECK(x["window"]["port"] == "nic.port1");
+    check_sums(x);
 }
 
 // A NIC behind a card bridge: explain follows the first transmitting port, nic0's, on the

@@ -241,8 +241,12 @@ Simulation::~Simulation() = default;
 void Simulation::attach_recorder(Recording& recording) {
     Platform& platform = *parts_->platform;
     PciBus* segment = &platform.bus();
-    if (!platform.ports().empty()) {  // the first transmitting port, on its NIC's segment
-        const PortSoftware& first = *platform.ports().front();
+    const auto& ports = platform.ports();
+    if (!ports.empty()) {  // the first transmitting port, on its NIC's segment
+        // A port that only receives (wire_source.receive_only) has no frames to follow.
+        auto sends =
+            std::find_if(ports.begin(), ports.end(), [](const auto& p) { return p->enabled; });
+        const PortSoftware& first = sends == ports.end() ? *ports.front() : **sends;
         recording.follow({platform.nics()[first.nic]->basename(), first.port, first.cpu.basename()});
         segment = &platform.nic_segment(first.nic);
     }

@@ -89,9 +89,10 @@ int explain(const Args& args) {
         ExplainSetup setup;
         const PktgenOptions traffic = PktgenOptions::from(*s);
         setup.packet_size = static_cast<double>(traffic.size);
-        // The recording follows the first transmitting port (Recording::port()).
-        const nlohmann::json& by_port = results["tx_pps_by_port"];
-        setup.measured_pps = by_port.empty() ? 0.0 : by_port[0].get<double>();
+        // The recording follows the first transmitting port (Recording::port()): its rate.
+        for (const auto& port : results["ports"])
+            if (port["nic"] == rec->port().nic && port["port"] == rec->port().port)
+                setup.measured_pps = port["tx_pps"].get<double>();
         x = pcisim::explain(*rec, setup);
         x["scenario"] = s->text("name");
         x["resolved_scenario"] = s->resolved();
