@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/sim_time.h"
+#include "fake_nic_bus.h"
 #include "e1000/e1000.h"
 #include "e1000/e1000_regs.h"
 #include "platform/host_memory.h"
@@ -21,6 +22,8 @@
 
 using namespace pcisim;
 using namespace pcisim::e1000;
+using pcisim::test::FakeBus;
+using pcisim::test::LineRecorder;
 
 namespace {
 
@@ -28,109 +31,11 @@ constexpr std::uint64_t kBar = 0xF0000000;
 constexpr std::uint64_t kRxRing = 0x20000;
 constexpr std::uint64_t kRxBuffers = 0x200000;
 
-// Completes reads and writes after fixed delays and logs them; register accesses are handed to
-// the NIC's BAR directly, as a bus would complete them.
-class FakeBus : public sc_core::sc_module, public BusPort {
-public:
-    struct Access {
-        bool read;
-        std::uint64_t addr;
-        std::uint32_t bytes;
-        Picos issued;
-    };
-    Picos read_delay = ns_to_ps(600);
-    Picos write_delay = ns_to_ps(100);
-    std::vector<Access> log;
-
-    explicit FakeBus(sc_core::sc_module_name n) : sc_module(n) {
-        SC_HAS_PROCESS(FakeBus);
-        SC_METHOD(fire);
-        sensitive << wake_;
-        dont_initialize();
-    }
-    int attach_master(BusMaster* m, const MasterConfig&) override {
-        master_ = m;
-        return 0;
-    }
-    void attach_target(BusTarget* t, std::uint64_t base, std::uint64_t) override {
-        target_ = t, base_ = base;
-    }
-    void read(int, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag) override {
-        log.push_back({true, addr, bytes, now_ps()});
-        schedule(read_delay, {true, tag});
-    }
-    // Writes complete in order, each write_delay after the one before (one engine, one bus).
-    void write(int, std::uint64_t addr, std::uint32_t bytes, std::uint64_t tag,
-               std::uint32_t) override {
-        log.push_back({false, addr, bytes, now_ps()});
-        last_write_ = std::max(last_write_, now_ps()) + write_delay;
-        due_.emplace(last_write_, Op{false, tag});
-        wake_.notify(ps(due_.begin()->first - now_ps()));
-    }
-    void mmio_write(std::uint32_t offset, std::uint32_t v) {
-        BusTransaction t;
-        t.command = BusCommand::MemWrite;
-        t.addr = base_ + offset;
-        t.bytes = t.bytes_done = 4;
-        t.dword = v;
-        target_->complete(t);
-    }
-    std::uint32_t mmio_read(std::uint32_t offset) {
-        BusTransaction t;
-        t.command = BusCommand::MemRead;
-        t.addr = base_ + offset;
-        t.bytes = t.bytes_done = 4;
-        target_->complete(t);
-        return t.dword;
-    }
-    // The writes into [from, to): their sizes, in order.
-    std::vector<std::uint32_t> writes_in(std::uint64_t from, std::uint64_t to) const {
-        std::vector<std::uint32_t> out;
-        for (const Access& a : log)
-            if (!a.read && a.addr >= from && a.addr < to) out.push_back(a.bytes);
-        return out;
-    }
-
-private:
-    struct Op {
-        bool read;
-        std::uint64_t tag;
-    };
-    void schedule(Picos delay, Op op) {
-        due_.emplace(now_ps() + delay, op);
-        wake_.notify(ps(due_.begin()->first - now_ps()));
-    }
-    void fire() {
-        while (!due_.empty() && due_.begin()->first <= now_ps()) {
-            Op op = due_.begin()->second;
-            due_.erase(due_.begin());
-            DmaStats s;
-            s.finished = now_ps();
-            s.transactions = 1;
-            if (op.read) master_->read_done(op.tag, s, 0);
-            else master_->write_done(op.tag, s);
-        }
-        if (!due_.empty()) wake_.notify(ps(due_.begin()->first - now_ps()));
-    }
-    BusMaster* master_ = nullptr;
-    BusTarget* target_ = nullptr;
-    std::uint64_t base_ = 0;
-    Picos last_write_ = 0;
-    std::multimap<Picos, Op> due_;
-    sc_core::sc_event wake_;
-};
-
-class LineRecorder : public InterruptSink {
-public:
-    std::vector<std::pair<bool, Picos>> changes;
-    void set_interrupt(bool a) override { changes.emplace_back(a, now_ps()); }
-};
-
 // A NIC on the fake bus with a receive ring of `slots` descriptors, each with a 2 KB buffer;
 // RDT is left to the test.
 struct Receiver {
     HostMemory mem{16 << 20};
-    FakeBus bus{"bus"};
+    FakeBus bus{"bus", {ns_to_ps(600), 0, ns_to_ps(100), true}};
     LineRecorder line;
     E1000 nic;
     unsigned slots;
