@@ -19,6 +19,11 @@ struct Skb {
     std::uint64_t data = 0;   // first byte of the frame
     std::uint32_t len = 0;
     std::uint64_t meta = 0;   // the struct sk_buff
+    // Offloads the stack asks of the NIC (skb->ip_summed == CHECKSUM_HW, skb_shinfo->tso_size).
+    // The frame at `data` starts with Ethernet (14 bytes), IPv4 and TCP headers, header_len in all.
+    std::uint32_t header_len = 0;    // Ethernet + IP + TCP header bytes; 0: not a TCP frame
+    std::uint32_t tso_mss = 0;       // TCP payload bytes per segment; 0: no segmentation
+    bool checksum_offload = false;   // the NIC fills the IP and TCP checksums
 };
 
 class SkbPool {
