@@ -130,13 +130,23 @@ TEST_CASE("throughput is bounded by the wire: a large window and a short round t
     // Each 1448-byte payload takes 1448 + 54 headers + 4 FCS + 8 preamble + 12 IFG on the wire.
     const double wire = 1000.0 * 1448 / (1448 + 78);
     const double mbit = r["tcp"]["throughput_mbit_s"].get<double>();
-    CHECK(mbit <= wire * (1 + 1e-3));
+    // The window counts the segments that ended in it: one more than its length holds, at most.
+    const double one_segment = 1448.0 * 8 / 3000;
+    CHECK(mbit <= wire + one_segment);
     CHECK(mbit > 0.97 * wire);
 }
 
 TEST_CASE("a copied payload is modified in the sender's cache when the NIC reads it, a "
           "sendfile payload is not") {
-    json copy = run({"tcp.mode=copy"}), sendfile = run({"tcp.mode=sendfile"});
+    // One simulation per process: the two runs as the command line makes them.
+    test::TempDir tmp;
+    auto run_mode = [&](const std::string& mode) {
+        std::string args = test::scenario_path("hp-ia64-netperf") + " --set tcp.mode=" + mode;
+        for (const auto& o : test::fixed_window(3000, 1000)) args += " --set " + o;
+        REQUIRE(test::run_pcisim("run " + args + " --json " + (tmp / mode)).exit_code == 0);
+        return json::parse(test::slurp(tmp / mode));
+    };
+    json copy = run_mode("copy"), sendfile = run_mode("sendfile");
     INFO(copy["tcp"].dump() << "\n" << sendfile["tcp"].dump());
     // A 1502-byte frame covers 12 lines of 128 bytes: copied, all of them are modified when
     // the NIC reads them; sent from page-cache pages, only the header line the stack wrote.

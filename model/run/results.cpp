@@ -245,7 +245,7 @@ void add_tcp_results(json& r, const Platform& platform, double window_s) {
         const auto& s = sw.tcp->counters();
         const auto& p = sw.peer->counters();
         sent.writes += s.writes, sent.frames += s.frames, sent.segments += s.segments;
-        sent.acks += s.acks, sent.writer_blocked += s.writer_blocked;
+        sent.writer_blocked += s.writer_blocked;
         max_in_flight = std::max(max_in_flight, sw.tcp->max_in_flight());
         received.payload_bytes += p.payload_bytes, received.segments += p.segments;
         received.acks_sent += p.acks_sent, received.delayed_acks += p.delayed_acks;
@@ -271,7 +271,7 @@ void add_tcp_results(json& r, const Platform& platform, double window_s) {
                 {"segments", received.segments},
                 {"frames_to_driver", sent.frames},
                 {"writes", sent.writes},
-                {"acks", sent.acks},
+                {"acks", received.acks_sent},
                 {"delayed_acks", received.delayed_acks},
                 {"writer_blocked", sent.writer_blocked},
                 {"max_in_flight_bytes", max_in_flight},
@@ -480,7 +480,7 @@ std::vector<MetricSpec> result_metrics() {
         {"tcp.frames_to_driver", "count", "skbs the stacks handed to the drivers (one per "
          "segment without TSO)."},
         {"tcp.writes", "count", "Application write() calls."},
-        {"tcp.acks", "count", "ACKs the senders took."},
+        {"tcp.acks", "count", "ACKs the receivers sent (at once or by the delayed-ACK timer)."},
         {"tcp.delayed_acks", "count", "Of the receivers' ACKs, those sent by the delayed-ACK "
          "timer."},
         {"tcp.writer_blocked", "count", "Times a writer found the send buffer full and slept."},

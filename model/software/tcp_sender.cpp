@@ -245,7 +245,6 @@ void TcpSender::transmit(QueuedSkb& q) {
 // wakes once the free room is at least half of what is still queued (sk_stream_write_space).
 void TcpSender::take_ack(std::uint64_t ack) {
     cpu_.charge(options_.ack_cycles);
-    ++counters_.acks;
     if (ack <= snd_una_) return;
     snd_una_ = ack;
     while (!queue_.empty() && queue_.front().sent &&

@@ -75,7 +75,6 @@ public:
         std::uint64_t frames = 0;        // skbs handed to the driver
         std::uint64_t segments = 0;      // MSS segments in them
         std::uint64_t payload_bytes = 0; // handed to the driver
-        std::uint64_t acks = 0;          // ACKs taken
         std::uint64_t writer_blocked = 0;  // times the send buffer was full
     };
     const Counters& counters() const { return counters_; }
