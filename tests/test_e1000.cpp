@@ -809,7 +809,7 @@ TEST_CASE("e1000: the registers sit at their SDM offsets under their SDM names",
         {0x2820, "RDTR"},  {0x2828, "RXDCTL"}, {0x282C, "RADV"},  {0x3000, "TXDMAC"},
         {0x3800, "TDBAL"}, {0x3804, "TDBAH"},  {0x3808, "TDLEN"}, {0x3810, "TDH"},
         {0x3818, "TDT"},   {0x3820, "TIDV"},   {0x3828, "TXDCTL"}, {0x382C, "TADV"},
-        {0x4010, "MPC"},   {0x4074, "GPRC"},   {0x40A0, "RNBC"}};
+        {0x3830, "TSPMT"}, {0x4010, "MPC"},    {0x4074, "GPRC"},   {0x40A0, "RNBC"}};
     CHECK(map == sdm);
 }
 

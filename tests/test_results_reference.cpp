@@ -93,6 +93,10 @@ TEST_CASE("every key a run writes is in the metrics reference, and every key the
         if (key.rfind("nic.unimplemented_register_accesses[]", 0) == 0 ||
             key.rfind("nics[].stats.unimplemented_register_accesses[]", 0) == 0)
             continue;
+        // Listed only once a port saw a context descriptor (a TCP sender with offloads);
+        // tests/test_e1000_tso.cpp reads them from a NIC that did.
+        if (key.rfind("nic.offload.", 0) == 0 || key.rfind("nics[].stats.offload.", 0) == 0)
+            continue;
         INFO("in the reference but written by neither run: " << key);
         CHECK(written.count(key) == 1);
     }

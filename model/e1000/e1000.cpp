@@ -119,7 +119,18 @@ nlohmann::json E1000::stats() const {
         {"unimplemented_register_accesses", unimplemented_register_accesses()},
     };
     if (receive_used()) r["rx"] = rx_stats_json();
+    if (offloads_used())
+        r["offload"] = {{"context_descriptors", s.context_descriptors},
+                        {"tso_packets", s.tso_packets},
+                        {"tso_segments", s.tso_segments},
+                        {"checksum_packets", s.checksum_packets}};
     return r;
+}
+
+bool E1000::offloads_used() const {
+    for (const auto& p : ports_)
+        if (p->offloads_used()) return true;
+    return false;
 }
 
 bool E1000::receive_used() const {
@@ -215,6 +226,13 @@ std::vector<MetricSpec> E1000::stats_metrics() {
         {"rx.ports[].fifo_peak_bytes", "bytes", "Most of the RX FIFO in use at once, since time "
          "zero."},
         {"rx.ports[].fifo_bytes", "bytes", "The RX FIFO's size (PBA.RXA)."},
+        {"offload.context_descriptors", in_window, "TCP/IP context descriptors the NICs "
+         "took; offload.* only once a port saw a context descriptor."},
+        {"offload.tso_packets", in_window, "TSO packets (DCMD.TSE) the NICs started to segment."},
+        {"offload.tso_segments", in_window, "Frames those packets were cut into, each with the "
+         "header replicated (counted when their data is in)."},
+        {"offload.checksum_packets", in_window, "Packets without TSO whose IP or TCP checksum "
+         "the NIC inserted (POPTS)."},
     };
 }
 

@@ -56,6 +56,7 @@ public:
     const e1000::RxStats& rx_stats() const { return rx_stats_; }
     // Whether any port's receiver has been enabled (RCTL.EN) since time zero.
     bool receive_used() const;
+    bool offloads_used() const;  // a port saw a context descriptor or a TSO packet
 
     // BusMaster
     void read_done(std::uint64_t tag, const DmaStats& stats, std::uint32_t dword) override;

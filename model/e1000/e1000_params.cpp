@@ -40,6 +40,18 @@ std::vector<ParamSpec> nic_params() {
                "Which processed descriptors count towards TXDCTL.WTHRESH > 0 and are written "
                "back: rs, those with RS set (as with WTHRESH 0); all, every one. The SDM does "
                "not say; the notxints overheads on phi need rs (docs/e1000.md)."),
+        integer("nic.tso_min_transfer_bytes", "B", 1024, 0, 65535,
+                "TSPMT.TSMT at reset (SDM 13.4.45): a TSO data read shorter than this (and than "
+                "the rest of its buffer) waits for FIFO room while frames that will leave hold "
+                "some. The SDM gives the field, not the rule; docs/tso-engine.md."),
+        integer("nic.tso_padding_bytes", "B", 256, 0, 65535,
+                "TSPMT.TSPBP at reset (SDM 13.4.45): FIFO room a TSO segment needs beyond its "
+                "frame before its data is fetched (a margin, not kept once it is fetched)."),
+        choice("nic.tso_fetch", "descriptor", {"descriptor", "segment"},
+               "How much one TSO data read asks for: descriptor, the rest of the descriptor's "
+               "buffer (the SDM: as much data from a descriptor as possible), cut where the "
+               "segments with FIFO room end; segment, at most to the end of the current "
+               "segment. A segment leaves only when all its bytes are in."),
     };
 }
 
@@ -147,6 +159,9 @@ E1000Params E1000Params::from(const Scenario& s, const std::string& prefix) {
     p.ipg_extra_bytes = static_cast<unsigned>(s.integer(key("ipg_extra_bytes")));
     p.byte_time_ps = 8 * kPicosPerUs / static_cast<Picos>(s.integer(key("link_mbps")));
     p.writeback_batch_all = s.text(key("writeback_batch")) == "all";
+    p.tspmt = static_cast<std::uint32_t>(s.integer(key("tso_padding_bytes"))) << 16 |
+              static_cast<std::uint32_t>(s.integer(key("tso_min_transfer_bytes")));
+    p.tso_fetch_whole_descriptor = s.text(key("tso_fetch")) == "descriptor";
     p.drop_writebacks = s.boolean("testing.nic_drop_writebacks");
     return p;
 }

@@ -46,6 +46,10 @@ struct E1000Params {
     unsigned ipg_extra_bytes = 4;
     Picos byte_time_ps = 8000;  // one byte on the wire: 8 bit times at nic.link_mbps 1000
     bool writeback_batch_all = false;  // WTHRESH > 0 batches every descriptor, not only RS ones
+    // TSPMT's reset value (SDM 13.4.45): TSMT 15:0, TSPBP 31:16 (nic.tso_min_transfer_bytes,
+    // nic.tso_padding_bytes).
+    std::uint32_t tspmt = 256u << 16 | 1024u;
+    bool tso_fetch_whole_descriptor = true;  // nic.tso_fetch "descriptor" (else "segment")
     bool drop_writebacks = false;  // testing.nic_drop_writebacks: fault injection
 
     // The defaults for another part (traits follow the model); throws std::invalid_argument.

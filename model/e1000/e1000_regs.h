@@ -185,6 +185,50 @@ struct TxDescriptor {
 };
 static_assert(sizeof(TxDescriptor) == kDescriptorBytes, "legacy descriptor is 16 bytes");
 
+// Extended transmit descriptors (SDM 3.3.5-3.3.7) share the legacy layout's 16 bytes: DEXT
+// (bit 5 of byte 11) set, and DTYP in bits 7:4 of byte 10 (TxDescriptor::cso).
+//   TCP/IP context (DTYP 0000b, 3.3.6): 0: IPCSS (8), IPCSO (8), IPCSE (16)
+//     4: TUCSS (8), TUCSO (8), TUCSE (16)   8: PAYLEN (20), DTYP (4), TUCMD (8)
+//    12: STA (4), RSV (4), HDRLEN (8), MSS (16)
+//   TCP/IP data (DTYP 0001b, 3.3.7): 0: buffer address (64)   8: DTALEN (20), DTYP (4), DCMD (8)
+//    12: STA (4), RSV (4), POPTS (8), special (16)
+// DCMD keeps the legacy CMD bits (EOP, IFCS, RS, DEXT, VLE, IDE) with TSE in bit 2.
+constexpr std::uint8_t kDtypContext = 0x0;
+constexpr std::uint8_t kDtypData = 0x1;
+constexpr std::uint8_t kCmdTse = 1u << 2;    // DCMD/TUCMD: TCP segmentation enable
+constexpr std::uint8_t kTucmdTcp = 1u << 0;  // TUCMD: the layer-4 protocol is TCP (else UDP)
+constexpr std::uint8_t kTucmdIp = 1u << 1;   // TUCMD: IPv4 (else IPv6)
+constexpr std::uint8_t kPoptsIxsm = 1u << 0; // POPTS: insert the IP checksum
+constexpr std::uint8_t kPoptsTxsm = 1u << 1; // POPTS: insert the TCP/UDP checksum
+// TSPMT (13.4.45): TSMT 15:0, TCP segmentation minimum transfer; TSPBP 31:16, packet buffer
+// padding per segment.
+constexpr std::uint32_t kTspmt = 0x3830;
+
+struct TxContextDescriptor {
+    std::uint8_t ipcss, ipcso;
+    std::uint16_t ipcse;
+    std::uint8_t tucss, tucso;
+    std::uint16_t tucse;
+    std::uint32_t paylen_dtyp_tucmd;  // PAYLEN 19:0, DTYP 23:20, TUCMD 31:24
+    std::uint8_t status;
+    std::uint8_t hdrlen;
+    std::uint16_t mss;
+};
+static_assert(sizeof(TxContextDescriptor) == kDescriptorBytes, "context descriptor is 16 bytes");
+
+constexpr bool is_extended(const TxDescriptor& d) { return d.cmd & kCmdDext; }
+constexpr unsigned descriptor_type(const TxDescriptor& d) { return d.cso >> 4; }
+constexpr bool is_context(const TxDescriptor& d) {
+    return is_extended(d) && descriptor_type(d) == kDtypContext;
+}
+// Bytes of packet data a descriptor points at: a legacy descriptor's length, an extended data
+// descriptor's 20-bit DTALEN, none for a context descriptor.
+constexpr std::uint32_t data_length(const TxDescriptor& d) {
+    if (!is_extended(d)) return d.length;
+    if (descriptor_type(d) == kDtypContext) return 0;
+    return d.length | std::uint32_t(d.cso & 0xFu) << 16;
+}
+
 // Receive descriptor (16 bytes, SDM 3.2.3): software writes the buffer address, the NIC writes
 // back length, status and errors.
 //   0: buffer address (64)   8: length (16)   10: checksum (16)   12: status (8)

@@ -17,6 +17,10 @@ struct TxStats {
     std::uint64_t interrupts = 0;           // INTA# assertions
     std::uint64_t tx_frames = 0;
     std::uint64_t tx_bytes = 0;             // frame bytes without FCS, preamble, IPG
+    // Offloads (e1000_tso_engine.h): context descriptors taken, TSO packets started, the
+    // segments they made, and non-TSO packets whose checksums the NIC inserted.
+    std::uint64_t context_descriptors = 0, tso_packets = 0, tso_segments = 0,
+                  checksum_packets = 0;
     // Bus outcome of the NIC's own requests (sums of DmaStats).
     std::uint64_t bus_transactions = 0, retries = 0, disconnects = 0, preemptions = 0;
     // Time sums, divided by tx_frames for the per-packet means in E1000::stats().

@@ -18,7 +18,8 @@ TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& 
       mac_("mac", index, params, fifo_, stats, observer),
       irq_("interrupts", irq, stats),
       rx_(std::string(this->name()) + ".rx", index, params, mem, rx_stats, irq_),
-      pba_{params.pba_rx_kb} {
+      pba_{params.pba_rx_kb},
+      tspmt_(params.tspmt) {
     SC_HAS_PROCESS(TxPort);
     SC_METHOD(finish_packet);
     sensitive << finishing_done_;
@@ -91,6 +92,7 @@ void TxPort::map_registers() {
         txdctl_ = Txdctl{v};
         kick();
     });
+    r.add(kTspmt, "TSPMT", [this] { return tspmt_; }, [this](std::uint32_t v) { tspmt_ = v; });
     r.add(kTadv, "TADV", [this] { return irq_.tadv(); },
           [this](std::uint32_t v) { irq_.set_tadv(InterruptDelay{v}); });
     rx_.map_registers(r);
@@ -151,8 +153,8 @@ bool TxPort::next_read(ReadRequest& out) {
 
 bool TxPort::tx_read(ReadRequest& out) {
     if (!tctl_.en() || cache_.slots() == 0) return false;
-    if (data_read(out)) return true;
-    if (start_packet() && data_read(out)) return true;
+    if (data_read(out) || tso_read(out)) return true;
+    if (start_packet() && (data_read(out) || tso_read(out))) return true;
     if (!cache_.fetch_wanted(txdctl_)) return false;
     fetch_ = cache_.plan_fetch();
     cache_.fetch_issued(fetch_);
@@ -168,10 +170,11 @@ bool TxPort::data_read(ReadRequest& out) {
     while (fetching_) {
         Packet& p = *fetching_;
         const TxDescriptor& d = p.descriptors[p.next_buffer].desc;
-        if (d.length != 0) {
-            out = {ReadKind::Data, d.buffer_addr, d.length};
+        std::uint32_t length = data_length(d);
+        if (length != 0) {
+            out = {ReadKind::Data, d.buffer_addr, length};
             ++stats_.data_reads;
-            trace::emit(TraceStep::DataRead, TracePhase::Begin, name(), now_ps(), index_, p.seq, d.length);
+            trace::emit(TraceStep::DataRead, TracePhase::Begin, name(), now_ps(), index_, p.seq, length);
             return true;
         }
         buffer_processed();
@@ -180,12 +183,17 @@ bool TxPort::data_read(ReadRequest& out) {
 }
 
 bool TxPort::start_packet() {
-    if (fetching_) return false;
+    if (fetching_ || tso_.active()) return false;
+    take_contexts();
     if (txdmac_.dpp() && !in_flight_.empty()) return false;
     unsigned n = cache_.complete_packet_descriptors();
     if (n == 0) return false;
+    if (wants_segmentation(cache_.peek(0).desc)) {
+        start_segmentation(n, now_ps());
+        return true;
+    }
     std::uint32_t bytes = 0;
-    for (unsigned i = 0; i < n; ++i) bytes += cache_.peek(i).desc.length;
+    for (unsigned i = 0; i < n; ++i) bytes += data_length(cache_.peek(i).desc);
     if (bytes > fifo_.capacity())
         throw std::runtime_error("e1000: a " + std::to_string(bytes) +
                                  " B packet can never fit the " +
@@ -193,23 +201,14 @@ bool TxPort::start_packet() {
     Picos now = now_ps();
     mac_.catch_up();  // a lazily kept wire: the frames that have left give their room back
     if (!fifo_.has_room(bytes)) {
-        mac_.wait_for_room();
-        if (!waiting_for_fifo_) {
-            waiting_for_fifo_ = true, fifo_wait_since_ = now;
-            trace::emit(TraceStep::FifoWait, TracePhase::Begin, name(), now, index_, next_seq_, bytes);
-        }
+        wait_for_room(now, bytes);
         return false;
     }
-    Picos engine_ready = now;
-    if (waiting_for_fifo_) {
-        stats_.fifo_wait += now - fifo_wait_since_;
-        engine_ready = fifo_wait_since_;
-        waiting_for_fifo_ = false;
-        trace::emit(TraceStep::FifoWait, TracePhase::End, name(), now, index_, next_seq_, bytes);
-    }
+    Picos engine_ready = room_found(now, bytes);
     fifo_.reserve(bytes);
     std::unique_ptr<Packet> p = new_packet(bytes);
     for (unsigned i = 0; i < n; ++i) p->descriptors.push_back(cache_.pop());
+    p->popts = packet_options(p->descriptors.front().desc);
     p->seq = next_seq_++;
     unsigned eop = p->descriptors.back().index;
     p->times.tail_written = handed_over_at_[eop];
@@ -219,6 +218,129 @@ bool TxPort::start_packet() {
     fetching_ = p.get();
     in_flight_.push_back(std::move(p));
     return true;
+}
+
+void TxPort::wait_for_room(Picos now, std::uint32_t bytes) {
+    mac_.wait_for_room();
+    if (!waiting_for_fifo_) {
+        waiting_for_fifo_ = true, fifo_wait_since_ = now;
+        trace::emit(TraceStep::FifoWait, TracePhase::Begin, name(), now, index_, next_seq_, bytes);
+    }
+}
+
+Picos TxPort::room_found(Picos now, std::uint32_t bytes) {
+    if (!waiting_for_fifo_) return now;
+    stats_.fifo_wait += now - fifo_wait_since_;
+    waiting_for_fifo_ = false;
+    trace::emit(TraceStep::FifoWait, TracePhase::End, name(), now, index_, next_seq_, bytes);
+    return fifo_wait_since_;
+}
+
+// A context descriptor carries no data: it loads the offload context for the packets after
+// it (SDM 3.3.6) and is processed (TDH moves past it) as soon as it is at the front.
+void TxPort::take_contexts() {
+    while (cache_.cached() > 0 && is_context(cache_.peek(0).desc)) {
+        CachedDescriptor d = cache_.pop();
+        context_ = OffloadContext::from(d.desc);
+        ++stats_.context_descriptors;
+        offloads_used_ = true;
+        cache_.descriptor_processed();
+        if (cache_.head() == cache_.tail()) irq_.raise(kIcrTxqe);
+        if (d.desc.cmd & kCmdRs) write_back(nullptr, {d});
+    }
+}
+
+// The TSO packet of the first `descriptors` in the cache: its segments are reserved and read by
+// tso_read() from here on.
+void TxPort::start_segmentation(unsigned descriptors, Picos now) {
+    std::vector<CachedDescriptor> run;
+    for (unsigned i = 0; i < descriptors; ++i) run.push_back(cache_.pop());
+    tso_.begin(context_, packet_options(run.front().desc), run);
+    const std::uint32_t room = tso_.frame_bytes(0) + (tspmt_ >> 16);
+    if (room > fifo_.capacity())
+        throw std::runtime_error("e1000: a " + std::to_string(tso_.frame_bytes(0)) +
+                                 " B TSO segment with TSPMT.TSPBP " +
+                                 std::to_string(tspmt_ >> 16) + " B can never fit the " +
+                                 std::to_string(fifo_.capacity()) + " B transmit FIFO");
+    unsigned eop = run.back().index;
+    tso_times_ = FrameTimeline{};
+    tso_times_.tail_written = handed_over_at_[eop];
+    tso_times_.descriptors_fetched = fetched_at_[eop];
+    tso_times_.engine_ready = now;
+    tso_segments_.clear();
+    ++stats_.tso_packets;
+    offloads_used_ = true;
+}
+
+// Segment `reserved()` of the TSO packet gets its FIFO room and becomes a packet of its own.
+void TxPort::reserve_segment(Picos engine_ready) {
+    std::uint32_t bytes = tso_.frame_bytes(tso_.reserved());
+    fifo_.reserve(bytes);
+    std::unique_ptr<Packet> p = new_packet(bytes);
+    p->seq = next_seq_++;
+    p->times = tso_times_;
+    p->times.engine_ready = std::max(engine_ready, tso_times_.engine_ready);
+    p->times.data_started = now_ps();
+    tso_.reserve_next(p->frame.data());
+    tso_segments_.push_back(p.get());
+    in_flight_.push_back(std::move(p));
+}
+
+// The TSO packet's next read (SDM 3.5, and TSPMT 13.4.45): room for each segment the read
+// reaches (its frame plus TSPBP free) is reserved in order while the FIFO has it, and the read
+// is cut where the reserved segments end.  A read shorter than TSMT (and than what it wanted)
+// waits for more room while frames that will leave hold FIFO room.
+bool TxPort::tso_read(ReadRequest& out) {
+    if (!tso_.active() || tso_.all_requested()) return false;
+    const bool whole = params_.tso_fetch_whole_descriptor;
+    const std::uint32_t tsmt = tspmt_ & 0xFFFFu, padding = tspmt_ >> 16;
+    Picos now = now_ps();
+    mac_.catch_up();
+    TsoSegmenter::Fetch f = tso_.plan(whole);
+    while (tso_.reserved() <= f.last_segment && tso_.reserved() < tso_.segments() &&
+           fifo_.has_room(tso_.frame_bytes(tso_.reserved()) + padding)) {
+        reserve_segment(room_found(now, tso_.frame_bytes(tso_.reserved())));
+        f = tso_.plan(whole);
+    }
+    if (f.bytes < std::min(tsmt, f.wanted)) {
+        std::uint32_t filling = 0;  // room of reserved segments still waiting for data
+        for (unsigned k = tso_.completed(); k < tso_.reserved(); ++k) filling += tso_.frame_bytes(k);
+        if (fifo_.used() > filling || f.bytes == 0) {
+            wait_for_room(now, tso_.frame_bytes(std::min(tso_.reserved(), tso_.segments() - 1)));
+            return false;
+        }
+    }
+    tso_.requested(f.bytes);
+    out = {ReadKind::Data, f.addr, f.bytes};
+    ++stats_.data_reads;
+    trace::emit(TraceStep::DataRead, TracePhase::Begin, name(), now, index_, next_seq_ - 1, f.bytes);
+    return true;
+}
+
+// A TSO read's bytes: into the header and the segments; descriptors whose data is all in are
+// processed (and written back with the segment their data ends in), complete segments go on
+// to finishing.
+void TxPort::tso_data_arrived(const ReadRequest& r) {
+    tso_read_buffer_.resize(r.bytes);
+    mem_.read(r.addr, tso_read_buffer_.data(), r.bytes);
+    tso_.arrived(tso_read_buffer_.data(), r.bytes);
+    trace::emit(TraceStep::DataRead, TracePhase::End, name(), now_ps(), index_, next_seq_ - 1, r.bytes);
+    CachedDescriptor d;
+    unsigned k;
+    while (tso_.next_processed(d, k)) {
+        tso_segments_[k]->descriptors.push_back(d);
+        cache_.descriptor_processed();
+        if (cache_.head() == cache_.tail()) irq_.raise(kIcrTxqe);
+    }
+    bool complete = false;
+    while (tso_.next_complete(k)) {
+        tso_segments_[k]->data_done = true;
+        tso_segments_[k]->times.data_in = now_ps();
+        ++stats_.tso_segments;
+        complete = true;
+    }
+    if (!tso_.active()) tso_segments_.clear();
+    if (complete) schedule_finishing();
 }
 
 // A packet in its initial state with a zeroed frame buffer, from the spares when there are any.
@@ -250,6 +372,7 @@ void TxPort::read_finished(const ReadRequest& r, const DmaStats&) {
         trace::emit(TraceStep::DescriptorFetch, TracePhase::End, name(), now_ps(), index_, -1, r.bytes);
         return;
     }
+    if (!fetching_) return tso_data_arrived(r);
     // Data moves at the instant its last byte arrives.
     Packet& p = *fetching_;
     mem_.read(r.addr, p.frame.data() + p.filled, r.bytes);
@@ -267,6 +390,11 @@ void TxPort::buffer_processed() {
 }
 
 void TxPort::data_finished() {
+    if (fetching_->popts) {
+        insert_checksums(fetching_->frame.data(), static_cast<std::uint32_t>(fetching_->frame.size()),
+                         context_, fetching_->popts);
+        ++stats_.checksum_packets;
+    }
     fetching_->data_done = true;
     fetching_->times.data_in = now_ps();
     fetching_ = nullptr;
@@ -399,6 +527,7 @@ void TxPort::write_finished(std::uint64_t cookie, const DmaStats&) {
 }
 
 bool TxPort::idle() const {
+    if (tso_.active()) return false;  // segments still to come
     for (const auto& p : in_flight_)
         if (!p->committed) return false;
     return cache_.cached() == 0 && cache_.waiting_in_host() == 0;

@@ -12,6 +12,12 @@
 // TXDMAC.DPP = 1 (reset): stage 2 of the next packet waits until the current packet is
 // finished, including its write-back.  DPP = 0: it may start as soon as the current packet's
 // data is in (stage 4 of one packet overlaps stages 2-3 of the next).
+// Offloads (e1000_tso_engine.h): a context descriptor is taken from the cache as it reaches the
+// front (it carries no data) and loads the offload context.  A TSO packet (DCMD.TSE) goes
+// through stages 2-4 once per segment: each segment is a packet of its own from FIFO room on,
+// its room (frame + TSPBP) reserved before a read brings its data, and reads ask for as much of
+// a descriptor as the reserved segments can take (nic.tso_fetch), at least TSPMT.TSMT bytes
+// unless they end a buffer or the FIFO holds nothing else to send.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +39,7 @@
 #include "e1000/e1000_rx_port.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_fifo.h"
+#include "e1000/e1000_tso_engine.h"
 
 namespace pcisim {
 class DmaMemory;
@@ -68,6 +75,8 @@ public:
     const TxFifo& fifo() const { return fifo_; }
     unsigned tdh() const { return cache_.head(); }
     unsigned tdt() const { return tdt_; }
+    // A context descriptor or a TSO packet seen since time zero.
+    bool offloads_used() const { return offloads_used_; }
     RxPort& rx() { return rx_; }
     const RxPort& rx() const { return rx_; }
 
@@ -78,6 +87,7 @@ private:
         unsigned next_buffer = 0;  // next descriptor whose data is to be read
         std::uint32_t filled = 0;  // frame bytes arrived
         bool data_done = false;
+        std::uint8_t popts = 0;    // checksums to insert (extended descriptors, not TSO)
         bool committed = false;
         unsigned writes_pending = 0;
         std::int64_t seq = 0;      // frame number in MAC order (traces)
@@ -98,6 +108,15 @@ private:
     std::unique_ptr<Packet> new_packet(std::uint32_t frame_bytes);
     bool data_read(ReadRequest& out);
     void buffer_processed();
+    void take_contexts();              // context descriptors at the front of the cache
+    void start_segmentation(unsigned descriptors, Picos engine_ready);
+    bool tso_read(ReadRequest& out);   // the next read of the packet being segmented
+    void tso_data_arrived(const ReadRequest& r);
+    void reserve_segment(Picos engine_ready);
+    // Stage 2 waits for `bytes` of FIFO room; the MAC says when some is freed.
+    void wait_for_room(Picos now, std::uint32_t bytes);
+    // Room found: when the engine turned to the packet (the wait's start if it waited).
+    Picos room_found(Picos now, std::uint32_t bytes);
     void data_finished();
     void schedule_finishing();
     void finish_packet();  // SC_METHOD on finishing_done_
@@ -135,6 +154,7 @@ private:
     Txdctl txdctl_;
     Txdmac txdmac_;
     Pba pba_;
+    std::uint32_t tspmt_;  // TSMT 15:0, TSPBP 31:16
     std::uint32_t tdt_ = 0;
     // By ring slot: when the tail write that handed the descriptor over reached the NIC, and
     // when the descriptor arrived in the cache (a packet's FrameTimeline takes its EOP's).
@@ -145,6 +165,12 @@ private:
     std::vector<std::unique_ptr<Packet>> spare_packets_;
     std::vector<std::vector<std::uint8_t>> spare_frames_;
     Packet* fetching_ = nullptr;                     // the packet whose data is being read
+    OffloadContext context_;                         // from the last context descriptor
+    TsoSegmenter tso_;                               // the TSO packet being fetched
+    std::vector<Packet*> tso_segments_;              // its segments, once room is reserved
+    FrameTimeline tso_times_;                        // its descriptors' stamps
+    std::vector<std::uint8_t> tso_read_buffer_;
+    bool offloads_used_ = false;
     Packet* finishing_ = nullptr;                    // the packet in stage 4
     sc_core::sc_event finishing_done_{"finishing_done"};
     Picos engine_free_ = 0;  // end of the last packet committed ahead (commit_ahead)

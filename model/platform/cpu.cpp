@@ -49,6 +49,9 @@ std::vector<ParamSpec> cpu_params() {
                "A driver timer firing (besides its register accesses)."),
         number("cpu.cycles.copy_per_byte", "cycles/byte", 1, 0, 100,
                "driver.copy: copying a packet into its descriptor's static buffer, per byte."),
+        number("cpu.cycles.context_descriptor", "cycles", 150, 0, 1e6,
+               "e1000_tso / e1000_tx_csum when they write a context descriptor: the header "
+               "offsets, (TSO) the IP and TCP header fields reset for the NIC, the descriptor."),
         number("cpu.cycles.clean_rx_per_packet", "cycles", 200, 0, 1e6,
                "clean_rx_irq: checking DD, unmapping, the length and error checks of a frame."),
         number("cpu.cycles.rx_stack_per_packet", "cycles", 2000, 0, 1e7,
@@ -79,6 +82,7 @@ CpuCosts CpuCosts::from(const Scenario& s) {
     c.timer_tick_cycles = s.number("cpu.cycles.timer_tick");
     c.slab_batch_cycles = s.number("cpu.cycles.slab_batch");
     c.copy_cycles_per_byte = s.number("cpu.cycles.copy_per_byte");
+    c.context_descriptor_cycles = s.number("cpu.cycles.context_descriptor");
     c.clean_rx_per_packet_cycles = s.number("cpu.cycles.clean_rx_per_packet");
     c.rx_stack_per_packet_cycles = s.number("cpu.cycles.rx_stack_per_packet");
     c.rx_refill_per_buffer_cycles = s.number("cpu.cycles.rx_refill_per_buffer");

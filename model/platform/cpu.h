@@ -54,7 +54,8 @@ struct CpuCosts {
     double pktgen_loop_cycles = 150, skb_alloc_cycles = 300, skb_fill_cycles_per_byte = 0.1,
            xmit_frame_cycles = 400, per_descriptor_cycles = 50, clean_per_packet_cycles = 100,
            skb_free_cycles = 150, poll_cycles = 400, interrupt_entry_exit_cycles = 1000,
-           timer_tick_cycles = 500, slab_batch_cycles = 0, copy_cycles_per_byte = 1;
+           timer_tick_cycles = 500, slab_batch_cycles = 0, copy_cycles_per_byte = 1,
+           context_descriptor_cycles = 150;
     // The receive path (model/software/e1000_rx_driver.h).
     double clean_rx_per_packet_cycles = 200, rx_stack_per_packet_cycles = 2000,
            rx_refill_per_buffer_cycles = 100;

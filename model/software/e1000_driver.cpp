@@ -20,6 +20,12 @@ namespace {
 constexpr std::uint32_t kRxt0 = 1u << 7, kRxdmt0 = 1u << 4, kRxseq = 1u << 3;
 constexpr std::uint32_t kTctlPsp = 1u << 3;
 constexpr std::uint32_t kTipgDefault = 8 | (8 << 10) | (6 << 20);  // IPGT 8, IPGR1 8, IPGR2 6
+
+std::uint32_t get16(const std::uint8_t* p) { return std::uint32_t(p[0]) << 8 | p[1]; }
+void put16(std::uint8_t* p, std::uint32_t v) {
+    p[0] = static_cast<std::uint8_t>(v >> 8);
+    p[1] = static_cast<std::uint8_t>(v);
+}
 }  // namespace
 
 std::vector<ParamSpec> driver_params() {
@@ -52,6 +58,10 @@ std::vector<ParamSpec> driver_params() {
                 "allocated at ring set-up (2 KiB, or the next power of two above the frame, "
                 "at most 4 KiB); tx_map copies the packet into it (cpu.cycles.copy_per_byte) "
                 "and the NIC reads that buffer; skbs are freed at cleanup as in stock."),
+        boolean("driver.tso", false,
+                "TCP segmentation offload on (ethtool -K tso on): the stack may hand the driver "
+                "TSO frames, which it sends with a context descriptor and TSE data descriptors; "
+                "every frame reserves one descriptor more for the TSO sentinel."),
     };
 }
 
@@ -69,6 +79,7 @@ DriverOptions DriverOptions::from(const Scenario& s) {
     o.clean_at_xmit = static_cast<unsigned>(s.integer("driver.clean_at_xmit"));
     o.cleanup_timer_us = s.number("driver.cleanup_timer_us");
     o.copy = s.boolean("driver.copy");
+    o.tso = s.boolean("driver.tso");
     o.ignore_ring_space = s.boolean("testing.driver_ignore_ring_space");
     return o;
 }
@@ -142,9 +153,21 @@ E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
     cpu_.touch(ring_state_addr(), 64, true);      // next_to_use, the tx lock
     if (options_.clean_at_xmit && descriptors_in_use() > options_.clean_at_xmit)
         wake_if_cleaned(clean_tx_irq());
-    // TXD_USE_COUNT: one descriptor per 4 KB; the 82544 workaround may add one per buffer.
-    unsigned count = (skb.len + kMaxDataPerDescriptor - 1) / kMaxDataPerDescriptor;
+    if (skb.tso_mss && !options_.tso)
+        throw std::logic_error("e1000 driver: an skb with tso_mss " + std::to_string(skb.tso_mss) +
+                               " while driver.tso is false (the stack hands TSO frames only to "
+                               "a device with TSO on)");
+    // 2.6.9: at most 4 KB per data descriptor, with TSO at most 4 MSS (the NIC checks FIFO room
+    // for ceil(buffer / MSS) segments before it fetches a buffer).
+    std::uint32_t max_per_descriptor = kMaxDataPerDescriptor;
+    if (skb.tso_mss) max_per_descriptor = std::min(max_per_descriptor, skb.tso_mss << 2);
+    // TXD_USE_COUNT: one descriptor per 4 KB; the 82544 workaround may add one per buffer; one
+    // for a context descriptor; and with TSO on one for the sentinel (2.6.9 counts it for every
+    // frame).
+    unsigned count = (skb.len + max_per_descriptor - 1) / max_per_descriptor;
     if (options_.pcix_82544) ++count;
+    if (skb.tso_mss || skb.checksum_offload) ++count;
+    if (options_.tso) ++count;
     if (desc_unused() < count + 2 && !options_.ignore_ring_space) {
         queue_stopped_ = true;
         ++counters_.stops;
@@ -154,20 +177,94 @@ E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
         return TxResult::Busy;
     }
     unsigned first = next_to_use_;
-    unsigned used = tx_map(skb);
-    tx_queue(first, used);
+    unsigned used = tx_offload(skb);
+    unsigned data_first = next_to_use_;
+    unsigned data = tx_map(skb, max_per_descriptor);
+    // Cleanup frees from the packet's first descriptor (its context descriptor) to its EOP.
+    buffer_info_[first].next_to_watch = buffer_info_[data_first].next_to_watch;
+    tx_queue(data_first, data, skb);
+    used += data;
     ++counters_.queued;
     counters_.descriptors += used;
     if (++tdt_pending_ >= options_.tdt_batch && !options_.tdt_from_timer) write_tdt();
     return TxResult::Ok;
 }
 
-unsigned E1000Driver::tx_map(const Skb& skb) {
+// e1000_tso and e1000_tx_csum.  The frame's headers are real bytes at skb.data: the offsets
+// come from them (IPv4 IHL, TCP data offset) and must add up to skb.header_len.  With TSO the
+// driver clears the IP total length and checksum and seeds the TCP checksum with the
+// pseudo-header sum without the length, as the NIC expects (SDM 3.5); with checksum offload
+// alone the stack has left the TCP checksum seeded with the whole pseudo-header sum
+// (CHECKSUM_HW) and the IP checksum filled in, and the NIC fills only the TCP checksum.
+unsigned E1000Driver::tx_offload(const Skb& skb) {
+    if (!skb.tso_mss && !skb.checksum_offload) return 0;
+    HostMemory& mem = cpu_.memory();
+    const unsigned ipcss = SkbPool::kEthHeader;
+    if (skb.header_len < ipcss + 40 || skb.header_len > skb.len || skb.header_len > 255)
+        throw std::logic_error("e1000 driver: an offload skb with header_len " +
+                               std::to_string(skb.header_len) + " of " + std::to_string(skb.len) +
+                               " B; expected Ethernet + IPv4 + TCP headers, 54 to 255 B");
+    std::uint8_t* h = mem.span(skb.data, skb.header_len);
+    const unsigned tucss = ipcss + (h[ipcss] & 0xFu) * 4;
+    const unsigned tcp_header = tucss + 12 < skb.header_len ? (h[tucss + 12] >> 4) * 4u : 0;
+    if ((h[ipcss] >> 4) != 4 || tucss + tcp_header != skb.header_len)
+        throw std::logic_error("e1000 driver: skb header_len " + std::to_string(skb.header_len) +
+                               " does not match the headers at skb.data (IP version " +
+                               std::to_string(h[ipcss] >> 4) + ", TCP header at " +
+                               std::to_string(tucss) + " of " + std::to_string(tcp_header) +
+                               " B); expected 14 + IPv4 IHL*4 + TCP doff*4");
+    TxContextDescriptor ctx{};
+    ctx.tucss = static_cast<std::uint8_t>(tucss);
+    ctx.tucso = static_cast<std::uint8_t>(tucss + 16);
+    if (skb.tso_mss) {
+        const std::uint32_t payload = skb.len - skb.header_len;
+        if (skb.tso_mss > 0xFFFF || payload > 0xFFFFF)
+            throw std::logic_error("e1000 driver: a TSO skb of MSS " + std::to_string(skb.tso_mss) +
+                                   " and " + std::to_string(payload) +
+                                   " B payload; expected MSS < 65536 and payload < 1 MiB");
+        put16(h + ipcss + 2, 0);   // total length
+        put16(h + ipcss + 10, 0);  // header checksum
+        std::uint32_t pseudo = 6;  // IPPROTO_TCP, then the addresses; no length
+        for (unsigned i = 12; i < 20; i += 2) pseudo += get16(h + ipcss + i);
+        while (pseudo >> 16) pseudo = (pseudo & 0xFFFF) + (pseudo >> 16);
+        put16(h + tucss + 16, pseudo);
+        cpu_.touch(skb.data, skb.header_len, true);
+        ctx.ipcss = static_cast<std::uint8_t>(ipcss);
+        ctx.ipcso = static_cast<std::uint8_t>(ipcss + 10);
+        ctx.ipcse = static_cast<std::uint16_t>(tucss - 1);
+        ctx.paylen_dtyp_tucmd =
+            payload | std::uint32_t(kCmdDext | kCmdTse | kTucmdIp | kTucmdTcp) << 24;
+        ctx.hdrlen = static_cast<std::uint8_t>(skb.header_len);
+        ctx.mss = static_cast<std::uint16_t>(skb.tso_mss);
+    } else {
+        cpu_.touch(skb.data, skb.header_len, false);
+        ctx.paylen_dtyp_tucmd = std::uint32_t(kCmdDext) << 24;
+    }
+    // The NIC keeps the context until the next context descriptor: write one only when it
+    // changes (with TSO the payload length is part of it).
+    if (context_written_ && std::memcmp(&ctx, &context_, sizeof ctx) == 0) return 0;
+    context_ = ctx;
+    context_written_ = true;
+    unsigned i = next_to_use_;
+    mem.write(desc_addr(i), &ctx, sizeof ctx);
+    cpu_.touch(desc_addr(i), sizeof ctx, true);
+    buffer_info_[i] = BufferInfo{};
+    cpu_.touch(info_addr(i), kBufferInfoBytes, true);
+    cpu_.charge(cpu_.costs().context_descriptor_cycles);
+    ++counters_.context_descriptors;
+    next_to_use_ = i + 1 == options_.ring_size ? 0 : i + 1;
+    return 1;
+}
+
+unsigned E1000Driver::tx_map(const Skb& skb, std::uint32_t max_per_descriptor) {
     const CpuCosts& c = cpu_.costs();
     unsigned i = next_to_use_, used = 0, last = i;
     std::uint32_t offset = 0, len = skb.len;
     while (len) {
-        std::uint32_t size = std::min(len, kMaxDataPerDescriptor);
+        std::uint32_t size = std::min(len, max_per_descriptor);
+        // 2.6.9 with TSO: the last 4 bytes of a TSO skb go in a sentinel descriptor of their
+        // own (a workaround for premature descriptor write-backs in TSO mode).
+        if (skb.tso_mss && size == len && size > 8) size -= 4;
         // 82544 in PCI-X mode (errata): a buffer must not end in the first dword of a qword
         // (address bit 2 clear); shorten it by 4 bytes, the rest goes in one more descriptor.
         std::uint64_t dma = options_.copy ? copy_buffers_[i] : skb.data + offset;
@@ -205,8 +302,13 @@ void E1000Driver::copy_to_static(const Skb& skb, std::uint32_t offset, std::uint
     cpu_.touch(copy_buffers_[i], size, true);
 }
 
-void E1000Driver::tx_queue(unsigned first, unsigned count) {
+void E1000Driver::tx_queue(unsigned first, unsigned count, const Skb& skb) {
     HostMemory& mem = cpu_.memory();
+    // Offload skbs get extended data descriptors (SDM 3.3.7): TSE and both checksums for TSO,
+    // the TCP checksum alone for checksum offload.
+    std::uint8_t extended = 0, popts = 0;
+    if (skb.tso_mss) extended = kCmdDext | kCmdTse, popts = kPoptsIxsm | kPoptsTxsm;
+    else if (skb.checksum_offload) extended = kCmdDext, popts = kPoptsTxsm;
     unsigned i = first;
     for (unsigned n = 0; n < count; ++n) {
         const BufferInfo& b = buffer_info_[i];
@@ -215,6 +317,11 @@ void E1000Driver::tx_queue(unsigned first, unsigned count) {
         d.length = static_cast<std::uint16_t>(b.length);
         d.cmd = kCmdIfcs;
         if (n + 1 == count) d.cmd = txd_cmd_;
+        if (extended) {
+            d.cmd |= extended;
+            d.cso = kDtypData << 4;  // DTALEN 19:16 stay 0: at most 4 KB per descriptor
+            d.css = popts;
+        }
         mem.write(desc_addr(i), &d, sizeof d);
         cpu_.touch(desc_addr(i), sizeof d, true);
         if (++i == options_.ring_size) i = 0;

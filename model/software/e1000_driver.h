@@ -2,13 +2,16 @@
 // hardware (register accesses through the Cpu, descriptors in host memory).  Function names
 // follow the driver's so the two can be read side by side: configure_tx, xmit_frame (with
 // tx_map and tx_queue), intr and clean (NAPI), clean_tx_irq, and the variants the 2004 threads
-// tried, as options: notxints, txdmac_prefetch, tdt_batching, clean_at_xmit.
+// tried, as options: notxints, txdmac_prefetch, tdt_batching, clean_at_xmit.  The offload path
+// (e1000_tso, e1000_tx_csum) follows the skb's offload fields (skb_pool.h): a context
+// descriptor when the offsets change, then extended data descriptors.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <vector>
 
+#include "e1000/e1000_regs.h"
 #include "software/e1000_rx_driver.h"
 #include "software/skb_pool.h"
 
@@ -29,6 +32,7 @@ struct DriverOptions {
     unsigned clean_at_xmit = 0;          // clean in xmit when more descriptors are in use
     double cleanup_timer_us = 1000;
     bool copy = false;                   // copy each packet into a static per-descriptor buffer
+    bool tso = false;                    // NETIF_F_TSO on (ethtool -K tso): TSO skbs accepted
     // The copy driver's buffer per descriptor: sized at ring set-up for the largest frame (the
     // MTU's), not a driver.* key: the platform sets it from packet.size.
     std::uint32_t copy_buffer_bytes = 2048;
@@ -75,7 +79,7 @@ public:
 
     struct Counters {
         std::uint64_t queued = 0, cleaned = 0, busy = 0, stops = 0, wakes = 0, tdt_writes = 0,
-                      descriptors = 0;
+                      descriptors = 0, context_descriptors = 0;
     };
     const Counters& counters() const { return counters_; }
     void reset_counters() { counters_ = Counters{}; }
@@ -90,8 +94,11 @@ private:
         unsigned next_to_watch = 0;
     };
     unsigned desc_unused() const;
-    unsigned tx_map(const Skb& skb);
-    void tx_queue(unsigned first, unsigned count);
+    // The offload context the skb needs (a TSO or checksum skb), written as a context
+    // descriptor at next_to_use unless the last one written is the same: descriptors used.
+    unsigned tx_offload(const Skb& skb);
+    unsigned tx_map(const Skb& skb, std::uint32_t max_per_descriptor);
+    void tx_queue(unsigned first, unsigned count, const Skb& skb);
     bool clean_tx_irq();                     // by DD bits in host memory
     bool clean_tx_to(unsigned hw_head);      // notxints: by the TDH the timer read
     void free_descriptor(unsigned i);
@@ -118,6 +125,9 @@ private:
     unsigned next_to_use_ = 0, next_to_clean_ = 0;
     unsigned tdt_pending_ = 0;               // packets queued since the last TDT write
     std::uint8_t txd_cmd_ = 0;               // RS/IDE/EOP/IFCS on each packet's last descriptor
+    // The context descriptor the NIC holds (the last one written); none before the first.
+    e1000::TxContextDescriptor context_{};
+    bool context_written_ = false;
     std::uint32_t ims_mask_ = 0;
     bool queue_stopped_ = false;
     Counters counters_;
