@@ -31,9 +31,6 @@ std::vector<ParamSpec> tcp_params() {
         integer("tcp.mss", "bytes", 1448, 88, 8960,
                 "TCP payload bytes per segment: 1448 for a 1500-byte MTU with the timestamp "
                 "option, 1460 without.  Frames carry 54 bytes of headers (no TCP options)."),
-        boolean("tcp.tso", false,
-                "TCP segmentation offload: skbs of many MSS (skb.tso_mss) that the NIC cuts into "
-                "segments; off, one skb per MSS."),
         boolean("tcp.checksum_offload", true,
                 "The NIC fills the TCP checksum (CHECKSUM_HW); false: the CPU computes it "
                 "(cpu.cycles.tcp_checksum_per_byte)."),
@@ -77,7 +74,7 @@ TcpStreamOptions TcpStreamOptions::from(const Scenario& s) {
     o.message_bytes = static_cast<std::uint32_t>(s.integer("tcp.message_bytes"));
     o.socket_buffer_bytes = static_cast<std::uint32_t>(s.integer("tcp.socket_buffer_bytes"));
     o.mss = static_cast<std::uint32_t>(s.integer("tcp.mss"));
-    o.tso = s.boolean("tcp.tso");
+    o.tso = s.boolean("driver.tso");  // the stack uses TSO when the device offers it
     o.checksum_offload = s.boolean("tcp.checksum_offload");
     o.rtt = ns_to_ps(s.number("tcp.rtt_us") * 1000);
     o.delayed_ack = ns_to_ps(s.number("tcp.delayed_ack_us") * 1000);
@@ -93,10 +90,6 @@ TcpStreamOptions TcpStreamOptions::from(const Scenario& s) {
         problems.push_back("tcp.socket_buffer_bytes: " + std::to_string(o.socket_buffer_bytes) +
                            " holds less than two segments of tcp.mss " + std::to_string(o.mss) +
                            "; expected at least " + std::to_string(2 * o.mss));
-    if (o.tso)
-        problems.push_back("tcp.tso: true needs the NIC's TSO engine and the driver's TSO path "
-                           "(issue 17, branch tso), which this build does not have; expected "
-                           "false");
     if (!problems.empty()) throw ScenarioError(problems);
     return o;
 }

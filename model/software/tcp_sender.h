@@ -36,7 +36,7 @@ struct TcpStreamOptions {
     std::uint32_t message_bytes = 131072;
     std::uint32_t socket_buffer_bytes = 65536;
     std::uint32_t mss = 1448;
-    bool tso = false;
+    bool tso = false;                     // driver.tso: the device offers TSO
     bool checksum_offload = true;
     Picos rtt = 0, delayed_ack = 0;
     double write_cycles = 0, frame_cycles = 0, segment_cycles = 0, copy_cycles_per_byte = 0,
