@@ -80,6 +80,9 @@ TEST_CASE("every key a run writes is in the metrics reference, and every key the
     key_paths(run_to_stdout("xeon-pcix-133-quad-2cpu", summary, " --set wire_source.enabled=true"),
               "", written);
     CHECK(contains(summary, " bus (pcix "));
+    // A TCP stream: tcp.*.
+    key_paths(run_to_stdout("hp-ia64-netperf", summary), "", written);
+    CHECK(contains(summary, "tcp: "));
     for (const auto& key : written) {
         INFO("written by a run but not in the reference: " << key);
         CHECK(documented.count(key) == 1);

@@ -25,6 +25,7 @@ PlatformConfig PlatformConfig::from(const Scenario& s) {
     c.driver = DriverOptions::from(s);
     c.rx_driver = RxDriverOptions::from(s);
     c.pktgen = PktgenOptions::from(s);
+    c.tcp = TcpStreamOptions::from(s);
     c.wire = WireSourceConfig::from(s);
     return c;
 }
@@ -96,8 +97,14 @@ void Platform::add_transmitters() {
         for (unsigned p = 0; p < placement.ports; ++p) {
             unsigned c = topology.port_cpu[ports_.size()];
             auto sw = std::make_unique<PortSoftware>(n, p, *cpus_[c]);
-            irqs.push_back(schedulers_[c] ? &schedulers_[c]->add(*sw)
-                                          : static_cast<InterruptSink*>(cpus_[c].get()));
+            InterruptSink* line = schedulers_[c] ? &schedulers_[c]->add(*sw)
+                                                 : static_cast<InterruptSink*>(cpus_[c].get());
+            if (config_.tcp.enabled) {  // the ACKs raise the port's line too
+                std::string peer = "tcp_peer" + std::to_string(ports_.size());
+                sw->peer = std::make_unique<TcpReceiver>(peer.c_str(), config_.tcp, *line);
+                line = sw->peer.get();
+            }
+            irqs.push_back(line);
             ports_.push_back(std::move(sw));
         }
         const std::uint64_t bar = nic_bar(n);
@@ -123,9 +130,14 @@ void Platform::add_transmitters() {
             PortSoftware& sw = *ports_[k];
             sw.driver = std::make_unique<E1000Driver>(
                 sw.cpu, driver, bar + sw.port * E1000::kBarBytes, kRingBase + k * ring_spacing,
-                [&sw](const Skb& skb) { sw.pktgen->free_skb(skb); },
+                [&sw](const Skb& skb) { sw.tcp ? sw.tcp->free_skb(skb) : sw.pktgen->free_skb(skb); },
                 [this](std::uint32_t bytes) { return skbs_->carve(bytes, bytes); });
-            sw.pktgen = std::make_unique<Pktgen>(sw.cpu, *sw.driver, *skbs_, traffic);
+            if (config_.tcp.enabled)
+                sw.tcp = std::make_unique<TcpSender>(
+                    sw.cpu, *sw.driver, *skbs_, *sw.peer, config_.tcp,
+                    [this](std::uint32_t bytes) { return skbs_->carve(bytes); });
+            else
+                sw.pktgen = std::make_unique<Pktgen>(sw.cpu, *sw.driver, *skbs_, traffic);
             const bool receives = config_.wire.receives(sw.port);
             sw.enabled = traffic.enabled && !(receives && config_.wire.receive_only);
             if (receives) add_receiver(sw, k, ring_spacing);

@@ -1,5 +1,6 @@
 #include "run/results.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -98,7 +99,7 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
         by_port.push_back(port_pps);
         nic_pps[sw.nic] += port_pps;
         nic_by_port[sw.nic].push_back(port_pps);
-        wire_limit += platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(size);
+        wire_limit += platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(sw.frame_bytes());
         latency.push_back(distribution_results(f.times.latency));
         interval.push_back(distribution_results(f.times.frame_interval));
         json port_stages;
@@ -234,6 +235,56 @@ void add_rx_results(json& r, const Platform& platform, const RunWindow& window, 
                {"bus_descriptor_bytes_per_s", static_cast<double>(descriptor_bytes) / window_s}};
 }
 
+// A TCP stream as netperf reports it (only with workload.kind tcp_stream): the payload the
+// receivers took in the window, the sending CPUs' time (running code and stalled on register
+// reads) as a share of the window and per KB (1024 bytes) of payload, and what the stack did.
+void add_tcp_results(json& r, const Platform& platform, double window_s) {
+    TcpSender::Counters sent;
+    TcpReceiver::Counters received;
+    std::uint64_t max_in_flight = 0;
+    json by_port = json::array();
+    std::vector<bool> sending(platform.cpus().size(), false);
+    for (std::size_t k = 0; k < platform.ports().size(); ++k) {
+        const PortSoftware& sw = *platform.ports()[k];
+        const auto& s = sw.tcp->counters();
+        const auto& p = sw.peer->counters();
+        sent.writes += s.writes, sent.frames += s.frames, sent.segments += s.segments;
+        sent.writer_blocked += s.writer_blocked;
+        max_in_flight = std::max(max_in_flight, sw.tcp->max_in_flight());
+        received.payload_bytes += p.payload_bytes, received.segments += p.segments;
+        received.acks_sent += p.acks_sent, received.delayed_acks += p.delayed_acks;
+        received.bad_checksums += p.bad_checksums;
+        by_port.push_back(static_cast<double>(p.payload_bytes) * 8 / window_s / 1e6);
+        sending[platform.config().topology.port_cpu[k]] = true;
+    }
+    double cpu_s = 0, cpus = 0;
+    for (std::size_t c = 0; c < platform.cpus().size(); ++c) {
+        if (!sending[c]) continue;
+        const auto& t = platform.cpus()[c]->totals();
+        cpu_s += static_cast<double>(t.busy + t.mmio_stall) * 1e-12;
+        cpus += 1;
+    }
+    const double kb = static_cast<double>(received.payload_bytes) / 1024;
+    std::uint64_t modified_lines = 0;  // lines DMA reads found modified in a CPU cache
+    for (const auto& cache : platform.caches()) modified_lines += cache->counters().snoop_hits;
+    r["tcp"] = {{"throughput_mbit_s", static_cast<double>(received.payload_bytes) * 8 / window_s / 1e6},
+                {"throughput_mbit_s_by_port", by_port},
+                {"send_cpu_pct", cpus ? 100 * cpu_s / (window_s * cpus) : 0.0},
+                {"send_service_demand_us_per_kb", kb > 0 ? cpu_s * 1e6 / kb : 0.0},
+                {"payload_bytes", received.payload_bytes},
+                {"segments", received.segments},
+                {"frames_to_driver", sent.frames},
+                {"writes", sent.writes},
+                {"acks", received.acks_sent},
+                {"delayed_acks", received.delayed_acks},
+                {"writer_blocked", sent.writer_blocked},
+                {"max_in_flight_bytes", max_in_flight},
+                {"modified_lines_read_per_segment",
+                 static_cast<double>(modified_lines) /
+                     static_cast<double>(std::max<std::uint64_t>(1, received.segments))},
+                {"bad_checksums", received.bad_checksums}};
+}
+
 // The table of one per-packet distribution's keys.
 void add_distribution_metrics(std::vector<MetricSpec>& out, const std::string& key,
                               const std::string& what) {
@@ -269,6 +320,7 @@ json results_document(const json& resolved_scenario, Platform& platform,
     }
     if (!platform.nics().empty()) add_nic_results(r, platform, frames, window_s);
     if (!platform.wire_sources().empty()) add_rx_results(r, platform, window, window_s);
+    if (platform.config().tcp.enabled) add_tcp_results(r, platform, window_s);
     return r;
 }
 
@@ -427,6 +479,30 @@ std::vector<MetricSpec> result_metrics() {
          "bus (posted writes)."},
         {"rx.bus_descriptor_bytes_per_s", "bytes/s", "Receive descriptors the NICs fetched and "
          "wrote back over the bus."},
+        {"tcp.throughput_mbit_s", "Mbit/s", "TCP payload the receivers took in order in the "
+         "window, in 10^6 bits per second (netperf's throughput); tcp.* only with workload.kind "
+         "tcp_stream."},
+        {"tcp.throughput_mbit_s_by_port[]", "Mbit/s", "tcp.throughput_mbit_s of each port."},
+        {"tcp.send_cpu_pct", "%", "Time the sending CPUs ran code or stalled on register reads, "
+         "over the window and the number of sending CPUs (netperf's send CPU utilisation)."},
+        {"tcp.send_service_demand_us_per_kb", "us/KB", "That CPU time per KB (1024 bytes) of "
+         "payload received (netperf's send service demand)."},
+        {"tcp.payload_bytes", "bytes", "Payload the receivers took in order in the window."},
+        {"tcp.segments", "count", "Segments the receivers took from the wire."},
+        {"tcp.frames_to_driver", "count", "skbs the stacks handed to the drivers (one per "
+         "segment without TSO)."},
+        {"tcp.writes", "count", "Application write() calls."},
+        {"tcp.acks", "count", "ACKs the receivers sent (at once or by the delayed-ACK timer)."},
+        {"tcp.delayed_acks", "count", "Of the receivers' ACKs, those sent by the delayed-ACK "
+         "timer."},
+        {"tcp.writer_blocked", "count", "Times a writer found the send buffer full and slept."},
+        {"tcp.modified_lines_read_per_segment", "lines/segment", "Cache lines the DMA reads "
+         "found modified in a CPU cache (each written back on the way: a copied payload), "
+         "over tcp.segments; only host.snoop_hit_ns's first line of a read is timed."},
+        {"tcp.max_in_flight_bytes", "bytes", "The most payload a sender had sent and not yet "
+         "seen acknowledged, since time zero (never more than the window)."},
+        {"tcp.bad_checksums", "count", "Segments whose IP or TCP checksum did not verify at the "
+         "receiver (checksum offload asked of a NIC that does not do it)."},
     };
     m.insert(m.end(), totals.begin(), totals.end());
     return m;
@@ -568,6 +644,16 @@ std::string summarize(const json& r) {
         if (r.contains("nic")) summarize_nic(o, r["nic"]);
         else
             for (const json& n : r["nics"]) summarize_nic(o, n["stats"]);
+    }
+    if (r.contains("tcp")) {
+        const json& t = r["tcp"];
+        o.precision(1);
+        o << "tcp: " << t["throughput_mbit_s"].get<double>() << " Mbit/s, send CPU "
+          << t["send_cpu_pct"].get<double>() << " %, ";
+        o.precision(3);
+        o << "service demand " << t["send_service_demand_us_per_kb"].get<double>()
+          << " us/KB; " << t["segments"] << " segments in " << t["frames_to_driver"]
+          << " frames to the driver, " << t["acks"] << " ACKs\n";
     }
     if (r.contains("rx")) {
         const json& x = r["rx"];

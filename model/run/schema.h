@@ -54,6 +54,7 @@ std::vector<ParamSpec> driver_params();
 std::vector<ParamSpec> rx_driver_params();    // model/software/e1000_rx_driver.cpp
 std::vector<ParamSpec> wire_source_params();  // model/e1000/wire_source.cpp
 std::vector<ParamSpec> pktgen_params();
+std::vector<ParamSpec> tcp_params();  // workload.kind, tcp.*: model/software/tcp_sender.cpp
 std::vector<ParamSpec> cpu_params();
 std::vector<ParamSpec> cpu_cache_params();
 std::vector<ParamSpec> slab_params();

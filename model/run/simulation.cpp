@@ -89,7 +89,8 @@ std::string port_state(const Platform& platform, const PortSoftware& sw) {
     const e1000::TxPort& tx = nic.port(port);
     std::ostringstream o;
     o << (platform.nics().size() > 1 ? port_name(platform, sw) : "port " + std::to_string(port))
-      << ": pktgen queued " << sw.pktgen->sent() << ", driver queue "
+      << ": " << (sw.tcp ? "tcp sender" : "pktgen") << " queued " << sw.frames_queued()
+      << ", driver queue "
       << (sw.driver->queue_stopped() ? "stopped" : "running") << " with "
       << sw.driver->descriptors_in_use() << " of " << sw.driver->options().ring_size
       << " descriptors in use; NIC TDH " << tx.tdh() << " TDT " << tx.tdt() << ", TX FIFO "
@@ -139,6 +140,9 @@ double watchdog_us(const RunConfig& run, const PlatformConfig& platform) {
     quiet = std::max(quiet, 1.024 * static_cast<double>(driver.tadv));
     if (driver.itr_per_s > 0) quiet = std::max(quiet, 1e6 / static_cast<double>(driver.itr_per_s));
     if (driver.needs_cleanup_timer()) quiet = std::max(quiet, driver.cleanup_timer_us);
+    // A TCP sender waits for ACKs: a round trip, or the receiver's delayed-ACK timer.
+    if (platform.tcp.enabled)
+        quiet = std::max(quiet, ps_to_us(platform.tcp.rtt + platform.tcp.delayed_ack));
     return std::max(run.watchdog_us, 2 * quiet);
 }
 
@@ -193,9 +197,10 @@ Simulation::Simulation(const Scenario& s)
         PortSoftware& sw = *platform.ports()[i];
         p.frames[i].port = i;
         // Each packet has its own buffer only without clone_skb; clones repeat a number.
-        p.frames[i].check_order = platform.config().pktgen.clone_skb == 0 && sw.enabled;
+        // (A TCP stream's order is checked by its receiver.)
+        p.frames[i].check_order = platform.config().pktgen.clone_skb == 0 && sw.enabled && !sw.tcp;
         p.frames[i].preloaded = platform.nics()[sw.nic]->params().preload_packets;
-        sw.pktgen->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
+        if (sw.pktgen) sw.pktgen->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
     }
     // Frames of NIC n's port p go to the n-th NIC's ports' checks, which start at `first`.
     for (unsigned n = 0, first = 0; n < platform.nics().size(); ++n) {
@@ -203,7 +208,10 @@ Simulation::Simulation(const Scenario& s)
         platform.nics()[n]->set_frame_timeline_observer(
             [this, first, ports](unsigned port, const std::uint8_t* frame, unsigned len,
                                  const e1000::FrameTimeline& times) {
-                if (port < ports) parts_->frames[first + port].seen(frame, len, times);
+                if (port >= ports) return;
+                parts_->frames[first + port].seen(frame, len, times);
+                const PortSoftware& sw = *parts_->platform->ports()[first + port];
+                if (sw.peer) sw.peer->on_wire(frame, len, times.wire_end);
             });
         first += ports;
     }
@@ -273,7 +281,7 @@ double Simulation::measured_rate() const {
 
 bool Simulation::ring_filled() const {
     for (const auto& sw : parts_->platform->ports())
-        if (sw->enabled && sw->driver->counters().stops == 0) return false;
+        if (sw->enabled && !sw->tcp && sw->driver->counters().stops == 0) return false;
     return true;
 }
 
@@ -287,7 +295,11 @@ void Simulation::open_window() {
     for (auto& nic : platform.nics()) nic->reset_stats();
     for (auto& cpu : platform.cpus()) cpu->reset_totals();
     platform.host().reset_snoop_hits();
-    for (auto& sw : platform.ports()) sw->driver->reset_counters();
+    for (auto& cache : platform.caches()) cache->reset_counters();
+    for (auto& sw : platform.ports()) {
+        sw->driver->reset_counters();
+        if (sw->tcp) sw->tcp->reset_counters(), sw->peer->reset_counters();
+    }
     p.rx_at_open.clear();
     for (auto& sw : platform.ports()) {
         if (!sw->rx) continue;
@@ -352,12 +364,13 @@ void Simulation::check_conservation() const {
         const PortSoftware& sw = *port_software;
         const E1000& nic = *platform.nics()[sw.nic];
         const std::uint64_t forwarded = frames_forwarded_to(platform, sw);
-        std::uint64_t queued = sw.pktgen->sent() + forwarded,
+        std::uint64_t queued = sw.frames_queued() + forwarded,
                       sent = frames_from_pktgen(nic, sw.port);
-        std::uint64_t frame_bytes = std::max<std::uint64_t>(1, sw.pktgen->frame_bytes());
+        std::uint64_t frame_bytes = std::max<std::uint64_t>(1, sw.frame_bytes());
         if (forwarded) frame_bytes = std::min<std::uint64_t>(frame_bytes, platform.config().wire.size);
         std::uint64_t in_flight_max =
-            sw.driver->descriptors_in_use() + nic.port(sw.port).fifo().used() / frame_bytes;
+            std::uint64_t(sw.driver->descriptors_in_use()) * sw.frames_per_packet() +
+            nic.port(sw.port).fifo().used() / frame_bytes;
         if (sent > queued || queued - sent > in_flight_max)
             throw InvariantViolation(
                 port_name(platform, sw),
@@ -374,12 +387,16 @@ void Simulation::check_conservation() const {
 void Simulation::take_shortcuts() {
     Parts& p = *parts_;
     if (p.recorder) return;
-    for (auto& nic : p.platform->nics()) nic->set_lazy_wire(true);
+    // A TCP stream's receiver must see each frame when it leaves, to ACK in time, and its
+    // ACKs reach the CPU without the NIC's promise of a quiet line.
+    const bool tcp = p.platform->config().tcp.enabled;
+    if (!tcp)
+        for (auto& nic : p.platform->nics()) nic->set_lazy_wire(true);
     const auto& cpus = p.platform->cpus();
     // A CPU cache is snooped at the bus's time: the CPU's touches must come in time order, and
     // the buses' retry loops may not run ahead of them either.
     const bool cached = !p.platform->caches().empty();
-    for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1 && !cached);
+    for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1 && !cached && !tcp);
     p.platform->bus().allow_retry_run_ahead(!cached);
     for (auto& card : p.platform->cards()) card->bus.allow_retry_run_ahead(!cached);
 }
@@ -419,12 +436,11 @@ void Simulation::check_results(double window_us) const {
     check_conservation();
     check_receive_conservation();
     double window_s = window_us * 1e-6;
-    std::uint32_t size = platform.config().pktgen.size;
     for (const FrameCheck& f : parts_->frames) {
         const PortSoftware& sw = *platform.ports()[f.port];
         std::string where = port_name(platform, sw);
         double pps = port_frame_rate(f, window_s);
-        double limit = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(size);
+        double limit = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(sw.frame_bytes());
         std::ostringstream o;
         o.setf(std::ios::fixed);
         o.precision(1);

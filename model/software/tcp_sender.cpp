@@ -1,0 +1,273 @@
+#include "software/tcp_sender.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/sim_time.h"
+#include "platform/host_memory.h"
+#include "run/scenario.h"
+#include "run/schema.h"
+#include "software/tcp_receiver.h"
+
+namespace pcisim {
+
+std::vector<ParamSpec> tcp_params() {
+    return {
+        choice("workload.kind", "pktgen", {"pktgen", "tcp_stream"},
+               "What each transmitting port's CPU runs: pktgen (packet.*, pktgen.*), or a bulk "
+               "TCP sender with its receiver at the far end of the wire (tcp.*)."),
+        choice("tcp.mode", "copy", {"copy", "read_write", "sendfile"},
+               "Where the payload comes from: copy = send() from a user buffer (netperf "
+               "TCP_STREAM; copied by the CPU, so modified in its cache); read_write = an ftp "
+               "server's loop, read() from page-cache pages into the user buffer (a copy), then copied as "
+               "in copy; sendfile = page-cache pages handed to the NIC, never touched by the CPU."),
+        integer("tcp.message_bytes", "bytes", 131072, 1, 1LL << 30,
+                "Bytes per application write() (netperf -m)."),
+        integer("tcp.socket_buffer_bytes", "bytes", 65536, 2048, 16LL << 20,
+                "Send and receive socket buffer (netperf -s/-S): the sender holds at most this "
+                "much payload unacknowledged or unsent, and the receiver's window is this large. "
+                "Counted in payload bytes (Linux counts the skbs' true size but doubles the "
+                "requested value, which roughly cancels)."),
+        integer("tcp.mss", "bytes", 1448, 88, 8960,
+                "TCP payload bytes per segment: 1448 for a 1500-byte MTU with the timestamp "
+                "option, 1460 without.  Frames carry 54 bytes of headers (no TCP options)."),
+        boolean("tcp.checksum_offload", true,
+                "The NIC fills the TCP checksum (CHECKSUM_HW); false: the CPU computes it "
+                "(cpu.cycles.tcp_checksum_per_byte)."),
+        number("tcp.rtt_us", "us", 50, 0.1, 1e6,
+               "From a segment's last byte on the wire to its ACK reaching the sender: "
+               "propagation, the receiver's work and the ACK frame's wire time (a back-to-back "
+               "gigabit link with a 2003 server as the receiver: 30-100 us)."),
+        number("tcp.delayed_ack_us", "us", 40000, 0, 1e6,
+               "The receiver's delayed-ACK timer for a single unacknowledged segment "
+               "(Linux TCP_DELACK_MIN, 40 ms)."),
+        number("cpu.cycles.tcp_write", "cycles", 2000, 0, 1e7,
+               "One write()/send() system call: entry, socket lock, tcp_sendmsg set-up "
+               "(plausible 1000-5000)."),
+        number("cpu.cycles.tcp_frame", "cycles", 2000, 0, 1e7,
+               "An skb handed to the driver: tcp_transmit_skb (header, clone), ip_queue_xmit, "
+               "dev_queue_xmit and the qdisc; once per MSS without TSO, once per large frame "
+               "with it (plausible 1000-4000)."),
+        number("cpu.cycles.tcp_segment", "cycles", 100, 0, 1e6,
+               "Per MSS of payload besides the frame: send-queue accounting, congestion "
+               "bookkeeping (plausible 0-500)."),
+        number("cpu.cycles.tcp_copy_per_byte", "cycles/byte", 0.5, 0, 100,
+               "Copying payload from user space (copy, read_write), per byte, cache misses "
+               "besides (plausible 0.2-2)."),
+        number("cpu.cycles.tcp_checksum_per_byte", "cycles/byte", 0.5, 0, 100,
+               "Computing the TCP checksum in software (tcp.checksum_offload false), per byte "
+               "(plausible 0.3-1)."),
+        number("cpu.cycles.tcp_ack", "cycles", 1500, 0, 1e7,
+               "An ACK taken: the receive path of a 64-byte frame (driver, netif_receive_skb, "
+               "ip_rcv, tcp_v4_rcv) and tcp_ack, freeing what it covers aside (plausible "
+               "1000-4000)."),
+    };
+}
+
+TcpStreamOptions TcpStreamOptions::from(const Scenario& s) {
+    TcpStreamOptions o;
+    o.enabled = s.text("workload.kind") == "tcp_stream";
+    const std::string mode = s.text("tcp.mode");
+    o.source = mode == "sendfile" ? Source::Sendfile
+               : mode == "read_write" ? Source::ReadWrite
+                                      : Source::Copy;
+    o.message_bytes = static_cast<std::uint32_t>(s.integer("tcp.message_bytes"));
+    o.socket_buffer_bytes = static_cast<std::uint32_t>(s.integer("tcp.socket_buffer_bytes"));
+    o.mss = static_cast<std::uint32_t>(s.integer("tcp.mss"));
+    o.tso = s.boolean("driver.tso");  // the stack uses TSO when the device offers it
+    o.checksum_offload = s.boolean("tcp.checksum_offload");
+    o.rtt = ns_to_ps(s.number("tcp.rtt_us") * 1000);
+    o.delayed_ack = ns_to_ps(s.number("tcp.delayed_ack_us") * 1000);
+    o.write_cycles = s.number("cpu.cycles.tcp_write");
+    o.frame_cycles = s.number("cpu.cycles.tcp_frame");
+    o.segment_cycles = s.number("cpu.cycles.tcp_segment");
+    o.copy_cycles_per_byte = s.number("cpu.cycles.tcp_copy_per_byte");
+    o.checksum_cycles_per_byte = s.number("cpu.cycles.tcp_checksum_per_byte");
+    o.ack_cycles = s.number("cpu.cycles.tcp_ack");
+    if (!o.enabled) return o;
+    std::vector<std::string> problems;
+    if (o.socket_buffer_bytes < 2 * o.mss)
+        problems.push_back("tcp.socket_buffer_bytes: " + std::to_string(o.socket_buffer_bytes) +
+                           " holds less than two segments of tcp.mss " + std::to_string(o.mss) +
+                           "; expected at least " + std::to_string(2 * o.mss));
+    if (!problems.empty()) throw ScenarioError(problems);
+    return o;
+}
+
+std::uint32_t TcpStreamOptions::size_goal() const {
+    if (!tso) return mss;
+    const std::uint32_t large = std::min<std::uint32_t>(
+        0xffff - tcp_frame::kIpBytes - tcp_frame::kTcpBytes, socket_buffer_bytes / 2);
+    return std::max(mss, large - large % mss);
+}
+
+TcpSender::TcpSender(Cpu& cpu, E1000Driver& driver, SkbPool& pool, TcpReceiver& peer,
+                     const TcpStreamOptions& options,
+                     const std::function<std::uint64_t(std::uint32_t)>& carve)
+    : cpu_(cpu), driver_(driver), pool_(pool), peer_(peer), options_(options) {
+    if (options_.source != TcpStreamOptions::Source::Sendfile)
+        user_buffer_ = carve(options_.message_bytes);
+}
+
+std::uint64_t TcpSender::buffer_room() const {
+    return options_.socket_buffer_bytes - std::min<std::uint64_t>(queued_bytes_,
+                                                                   options_.socket_buffer_bytes);
+}
+
+// The oldest unsent skb goes when it is full (or, Nagle's rule, when nothing is in flight)
+// and lies wholly inside the peer's window.
+bool TcpSender::can_transmit() const {
+    if (driver_.queue_stopped()) return false;
+    auto q = std::find_if(queue_.begin(), queue_.end(), [](const QueuedSkb& s) { return !s.sent; });
+    if (q == queue_.end()) return false;
+    bool full = q->payload == options_.size_goal() || snd_nxt_ == snd_una_;
+    return full && q->offset + q->payload <= snd_una_ + peer_.window();
+}
+
+bool TcpSender::can_fill() const { return !writer_blocked_ && buffer_room() > 0; }
+
+bool TcpSender::has_work() const { return can_transmit() || can_fill(); }
+
+void TcpSender::run_once() {
+    if (can_transmit()) {
+        transmit(*std::find_if(queue_.begin(), queue_.end(),
+                               [](const QueuedSkb& s) { return !s.sent; }));
+        return;
+    }
+    if (can_fill()) fill();
+}
+
+void TcpSender::charge_slab_batches(std::uint64_t before) {
+    std::uint64_t batches = pool_.slab_batches() - before;
+    if (!batches) return;
+    cpu_.count_slab_batches(batches);
+    cpu_.charge(batches * cpu_.costs().slab_batch_cycles);
+}
+
+// tcp_sendmsg: a new write() when the last is done; the payload goes into the tail skb while it
+// has room, else into a fresh one (sk_stream_alloc_pskb); the writer sleeps when the send
+// buffer is full (sk_stream_wait_memory).
+void TcpSender::fill() {
+    const std::uint32_t goal = options_.size_goal();
+    if (message_left_ == 0) {
+        cpu_.charge(options_.write_cycles);
+        ++counters_.writes;
+        message_left_ = options_.message_bytes;
+        if (options_.source == TcpStreamOptions::Source::ReadWrite) {
+            // read(), a system call like write(): page-cache pages copied into the user buffer,
+            // which is modified in the cache.  The pages themselves are read as a stream the
+            // CPU prefetches, so their misses are not charged and their lines not kept.
+            cpu_.charge(options_.write_cycles + options_.copy_cycles_per_byte * options_.message_bytes);
+            cpu_.touch(user_buffer_, options_.message_bytes, true);
+        }
+    }
+    if (queue_.empty() || queue_.back().sent || queue_.back().payload == goal) {
+        const CpuCosts& c = cpu_.costs();
+        cpu_.charge(c.skb_alloc_cycles);
+        std::uint64_t batches = pool_.slab_batches();
+        Skb skb = pool_.allocate(tcp_frame::kHeaderBytes + goal, &cpu_);
+        charge_slab_batches(batches);
+        cpu_.touch(skb.meta, SkbPool::kSkbStructBytes, true);
+        queue_.push_back({skb, write_offset_, 0, false});
+    }
+    QueuedSkb& tail = queue_.back();
+    const std::uint32_t chunk = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        {message_left_, goal - tail.payload, buffer_room()}));
+    copy_payload(tail.skb.data + tcp_frame::kHeaderBytes + tail.payload, write_offset_, chunk);
+    tail.payload += chunk;
+    write_offset_ += chunk;
+    queued_bytes_ += chunk;
+    message_left_ -= chunk;
+    if (buffer_room() == 0) {
+        writer_blocked_ = true;
+        ++counters_.writer_blocked;
+    }
+}
+
+// The payload's bytes at `to`: stream byte n is (n mod 256), so the far end could check them.
+void TcpSender::copy_payload(std::uint64_t to, std::uint64_t stream_offset, std::uint32_t bytes) {
+    std::uint8_t* p = cpu_.memory().span(to, bytes);
+    for (std::uint32_t i = 0; i < bytes; ++i) p[i] = static_cast<std::uint8_t>(stream_offset + i);
+    if (options_.source != TcpStreamOptions::Source::Sendfile) {
+        cpu_.charge(options_.copy_cycles_per_byte * bytes);
+        cpu_.touch(user_buffer_ + stream_offset % options_.message_bytes, bytes, false);
+        cpu_.touch(to, bytes, true);
+    }
+    if (!options_.checksum_offload) {
+        cpu_.charge(options_.checksum_cycles_per_byte * bytes);
+        if (options_.source == TcpStreamOptions::Source::Sendfile) cpu_.touch(to, bytes, false);
+    }
+}
+
+// tcp_transmit_skb + ip_queue_xmit: the headers written in front of the payload, the clone
+// handed to the driver (its reference dropped at clean), the socket's kept until the ACK.
+void TcpSender::transmit(QueuedSkb& q) {
+    const std::uint32_t segments = (q.payload + options_.mss - 1) / options_.mss;
+    cpu_.charge(options_.frame_cycles + options_.segment_cycles * segments);
+    Skb& skb = q.skb;
+    skb.len = tcp_frame::kHeaderBytes + q.payload;
+    skb.header_len = tcp_frame::kHeaderBytes;
+    skb.tso_mss = options_.tso && q.payload > options_.mss ? options_.mss : 0;
+    skb.checksum_offload = options_.checksum_offload;
+    tcp_frame::Segment s;
+    s.seq = TcpReceiver::kInitialSeq + static_cast<std::uint32_t>(q.offset);
+    s.ip_id = ip_id_;
+    s.payload = q.payload;
+    s.window = 0xffff;
+    tcp_frame::write_headers(cpu_.memory().span(skb.data, skb.len), s,
+                             options_.checksum_offload ? tcp_frame::Checksum::Offload
+                                                       : tcp_frame::Checksum::Software);
+    cpu_.touch(skb.data, tcp_frame::kHeaderBytes, true);
+    cpu_.touch(skb.meta, 4, true);
+    pool_.hold(skb);
+    if (driver_.xmit_frame(skb) == E1000Driver::TxResult::Busy) {
+        pool_.release(skb, &cpu_);  // never the last user: the socket still holds it
+        return;                     // retried when the queue wakes
+    }
+    q.sent = true;
+    snd_nxt_ = q.offset + q.payload;
+    max_in_flight_ = std::max(max_in_flight_, snd_nxt_ - snd_una_);
+    ip_id_ = static_cast<std::uint16_t>(ip_id_ + segments);
+    frames_queued_ += segments;
+    ++counters_.frames;
+    counters_.segments += segments;
+    counters_.payload_bytes += q.payload;
+}
+
+// tcp_ack: the window's left edge moves, skbs wholly acknowledged are freed, and the writer
+// wakes once the free room is at least half of what is still queued (sk_stream_write_space).
+void TcpSender::take_ack(std::uint64_t ack) {
+    cpu_.charge(options_.ack_cycles);
+    if (ack <= snd_una_) return;
+    snd_una_ = ack;
+    while (!queue_.empty() && queue_.front().sent &&
+           queue_.front().offset + queue_.front().payload <= snd_una_) {
+        queued_bytes_ -= queue_.front().payload;
+        release(queue_.front().skb);
+        cpu_.charge(cpu_.costs().skb_free_cycles);
+        queue_.pop_front();
+    }
+    if (writer_blocked_ && buffer_room() >= queued_bytes_ / 2) writer_blocked_ = false;
+}
+
+void TcpSender::interrupt() {
+    for (std::uint64_t ack : peer_.take_acks()) take_ack(ack);
+    driver_.intr();
+}
+
+void TcpSender::timer() { driver_.watchdog_timer(); }
+
+void TcpSender::release(const Skb& skb) {
+    cpu_.touch(skb.meta, 4, true);
+    std::uint64_t batches = pool_.slab_batches();
+    pool_.release(skb, &cpu_);
+    charge_slab_batches(batches);
+}
+
+// The driver's dev_kfree_skb of the clone it was given.
+void TcpSender::free_skb(const Skb& skb) {
+    release(skb);
+    cpu_.charge(cpu_.costs().skb_free_cycles);
+}
+
+}  // namespace pcisim
