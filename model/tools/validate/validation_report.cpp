@@ -66,7 +66,10 @@ namespace {
 std::string number(double v, int precision) {
     std::ostringstream o;
     o << std::fixed << std::setprecision(precision) << v;
-    return o.str();
+    std::string text = o.str();
+    // A small negative value rounds to "-0.0": print it as 0.
+    if (text[0] == '-' && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);
+    return text;
 }
 
 std::string value(const Check& c, double v) {
