@@ -240,11 +240,8 @@ unsigned E1000Driver::tx_offload(const Skb& skb) {
         cpu_.touch(skb.data, skb.header_len, false);
         ctx.paylen_dtyp_tucmd = std::uint32_t(kCmdDext) << 24;
     }
-    // The NIC keeps the context until the next context descriptor: write one only when it
-    // changes (with TSO the payload length is part of it).
-    if (context_written_ && std::memcmp(&ctx, &context_, sizeof ctx) == 0) return 0;
-    context_ = ctx;
-    context_written_ = true;
+    // 2.6.9's e1000_tso and e1000_tx_csum write a context descriptor for every offload skb,
+    // although the NIC would keep an unchanged context (SDM 3.3.6).
     unsigned i = next_to_use_;
     mem.write(desc_addr(i), &ctx, sizeof ctx);
     cpu_.touch(desc_addr(i), sizeof ctx, true);

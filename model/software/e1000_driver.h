@@ -129,9 +129,6 @@ private:
     unsigned next_to_use_ = 0, next_to_clean_ = 0;
     unsigned tdt_pending_ = 0;               // packets queued since the last TDT write
     std::uint8_t txd_cmd_ = 0;               // RS/IDE/EOP/IFCS on each packet's last descriptor
-    // The context descriptor the NIC holds (the last one written); none before the first.
-    e1000::TxContextDescriptor context_{};
-    bool context_written_ = false;
     std::uint32_t ims_mask_ = 0;
     bool queue_stopped_ = false;
     Counters counters_;
