@@ -174,6 +174,14 @@ TEST_CASE("bad tcp keys are rejected naming the key, the value and what was expe
     CHECK_THROWS_WITH(TcpStreamOptions::from(s),
                       Catch::Contains("tcp.socket_buffer_bytes: 2048") &&
                           Catch::Contains("at least 2896"));
+    // Combinations the sender does not take.
+    CHECK_THROWS_WITH(
+        TcpStreamOptions::from(Scenario::load(file, {"driver.tso=true", "tcp.checksum_offload=false"})),
+        Catch::Contains("tcp.checksum_offload: false with driver.tso true"));
+    CHECK_THROWS_WITH(TcpStreamOptions::from(Scenario::load(file, {"wire_source.enabled=true"})),
+                      Catch::Contains("wire_source.enabled: true with workload.kind tcp_stream"));
+    CHECK_THROWS_WITH(TcpStreamOptions::from(Scenario::load(file, {"driver.copy=true"})),
+                      Catch::Contains("driver.copy: true with workload.kind tcp_stream"));
 }
 
 TEST_CASE("plots/tcp draws a message-size and MSS sweep headless", "[plots]") {

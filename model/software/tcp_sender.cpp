@@ -90,6 +90,18 @@ TcpStreamOptions TcpStreamOptions::from(const Scenario& s) {
         problems.push_back("tcp.socket_buffer_bytes: " + std::to_string(o.socket_buffer_bytes) +
                            " holds less than two segments of tcp.mss " + std::to_string(o.mss) +
                            "; expected at least " + std::to_string(2 * o.mss));
+    // Linux turns TSO off on a device without checksum offload (NETIF_F_TSO needs SG + CSUM).
+    if (o.tso && !o.checksum_offload)
+        problems.push_back("tcp.checksum_offload: false with driver.tso true; TSO needs the NIC "
+                           "to checksum the segments: expected true, or driver.tso false");
+    // What the sender does not take: frames arriving on its port (the receiver at the far end
+    // is the sender's peer, not the wire source) and the copy driver's pktgen-sized buffers.
+    if (s.boolean("wire_source.enabled"))
+        problems.push_back("wire_source.enabled: true with workload.kind tcp_stream; expected "
+                           "false (the TCP sender's ACKs come from its own receiver model)");
+    if (s.boolean("driver.copy"))
+        problems.push_back("driver.copy: true with workload.kind tcp_stream; expected false (the "
+                           "copy driver's buffers are sized for pktgen's packets)");
     if (!problems.empty()) throw ScenarioError(problems);
     return o;
 }
@@ -201,8 +213,29 @@ void TcpSender::copy_payload(std::uint64_t to, std::uint64_t stream_offset, std:
 
 // tcp_transmit_skb + ip_queue_xmit: the headers written in front of the payload, the clone
 // handed to the driver (its reference dropped at clean), the socket's kept until the ACK.
+// A skb the driver refused (Busy) waits in the qdisc and is handed to the driver again as it
+// is: the stack's path and its costs are not repeated.
 void TcpSender::transmit(QueuedSkb& q) {
     const std::uint32_t segments = (q.payload + options_.mss - 1) / options_.mss;
+    Skb& skb = q.skb;
+    if (!q.built) build(q, segments);
+    pool_.hold(skb);
+    if (driver_.xmit_frame(skb) == E1000Driver::TxResult::Busy) {
+        pool_.release(skb, &cpu_);  // never the last user: the socket still holds it
+        return;                     // retried when the queue wakes
+    }
+    q.sent = true;
+    snd_nxt_ = q.offset + q.payload;
+    max_in_flight_ = std::max(max_in_flight_, snd_nxt_ - snd_una_);
+    ip_id_ = static_cast<std::uint16_t>(ip_id_ + segments);
+    frames_queued_ += segments;
+    ++counters_.frames;
+    counters_.segments += segments;
+    counters_.payload_bytes += q.payload;
+}
+
+// tcp_transmit_skb and ip_queue_xmit: the frame's headers, written by the CPU.
+void TcpSender::build(QueuedSkb& q, std::uint32_t segments) {
     cpu_.charge(options_.frame_cycles + options_.segment_cycles * segments);
     Skb& skb = q.skb;
     skb.len = tcp_frame::kHeaderBytes + q.payload;
@@ -219,19 +252,7 @@ void TcpSender::transmit(QueuedSkb& q) {
                                                        : tcp_frame::Checksum::Software);
     cpu_.touch(skb.data, tcp_frame::kHeaderBytes, true);
     cpu_.touch(skb.meta, 4, true);
-    pool_.hold(skb);
-    if (driver_.xmit_frame(skb) == E1000Driver::TxResult::Busy) {
-        pool_.release(skb, &cpu_);  // never the last user: the socket still holds it
-        return;                     // retried when the queue wakes
-    }
-    q.sent = true;
-    snd_nxt_ = q.offset + q.payload;
-    max_in_flight_ = std::max(max_in_flight_, snd_nxt_ - snd_una_);
-    ip_id_ = static_cast<std::uint16_t>(ip_id_ + segments);
-    frames_queued_ += segments;
-    ++counters_.frames;
-    counters_.segments += segments;
-    counters_.payload_bytes += q.payload;
+    q.built = true;
 }
 
 // tcp_ack: the window's left edge moves, skbs wholly acknowledged are freed, and the writer

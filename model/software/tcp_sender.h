@@ -86,7 +86,9 @@ private:
         std::uint64_t offset;    // of its first payload byte in the stream
         std::uint32_t payload;
         bool sent;
+        bool built = false;  // through the stack (headers written, costs paid) once
     };
+    void build(QueuedSkb& q, std::uint32_t segments);
     bool can_transmit() const;
     bool can_fill() const;
     std::uint64_t buffer_room() const;
