@@ -68,6 +68,7 @@ void FrameCheck::seen(const std::uint8_t* frame, unsigned len, const e1000::Fram
         if (window_frames > 0) times.frame_interval.add(ps_to_ns(when - last));
     }
     window_bytes += len;
+    if (window_frames == 0 || len < window_min_bytes) window_min_bytes = len;
     if (window_frames++ == 0) first = when;
     last = when;
 }

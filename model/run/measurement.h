@@ -94,12 +94,15 @@ struct FrameCheck {
     Picos first = 0, last = 0;     // in the window
     std::uint64_t window_frames = 0;
     std::uint64_t window_bytes = 0;  // those frames' bytes without the FCS (their mean size)
+    unsigned window_min_bytes = 0;   // the smallest of them (the highest rate the wire allows)
     bool measuring = false;        // the window is open: per-packet times go to `times`
     std::deque<Picos> xmit_times;  // of pktgen's packets not yet on the wire
     PacketTimes times;             // in the window
     void queued(Picos xmit) { xmit_times.push_back(xmit); }
     void seen(const std::uint8_t* frame, unsigned len, const e1000::FrameTimeline& times);
-    void open_window() { window_frames = window_bytes = 0, first = last = 0, measuring = true; }
+    void open_window() {
+        window_frames = window_bytes = 0, window_min_bytes = 0, first = last = 0, measuring = true;
+    }
 };
 
 // One port's frames per second over the window: between the first and the last frame it sent

@@ -440,7 +440,9 @@ void Simulation::check_results(double window_us) const {
         const PortSoftware& sw = *platform.ports()[f.port];
         std::string where = port_name(platform, sw);
         double pps = port_frame_rate(f, window_s);
-        double limit = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(sw.frame_bytes());
+        // Frames of several sizes (a TCP sender's, forwarded ones): the smallest bounds the rate.
+        const unsigned frame = f.window_frames ? f.window_min_bytes : sw.frame_bytes();
+        double limit = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(frame);
         std::ostringstream o;
         o.setf(std::ios::fixed);
         o.precision(1);
