@@ -5,32 +5,18 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/inet_checksum.h"
+
 namespace pcisim::e1000 {
 
 namespace {
 
-std::uint32_t get16(const std::uint8_t* p) { return std::uint32_t(p[0]) << 8 | p[1]; }
-void put16(std::uint8_t* p, std::uint32_t v) {
-    p[0] = static_cast<std::uint8_t>(v >> 8);
-    p[1] = static_cast<std::uint8_t>(v);
-}
-std::uint32_t get32(const std::uint8_t* p) { return get16(p) << 16 | get16(p + 2); }
-void put32(std::uint8_t* p, std::uint32_t v) {
-    put16(p, v >> 16);
-    put16(p + 2, v & 0xFFFF);
-}
-
-// RFC 1071 one's-complement sum of big-endian 16-bit words (an odd last byte padded with zero),
-// not yet folded.
-std::uint32_t ones_sum(const std::uint8_t* p, std::uint32_t n, std::uint32_t sum = 0) {
-    for (std::uint32_t i = 0; i + 1 < n; i += 2) sum += get16(p + i);
-    if (n & 1) sum += std::uint32_t(p[n - 1]) << 8;
-    return sum;
-}
-std::uint16_t fold(std::uint32_t sum) {
-    while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
-    return static_cast<std::uint16_t>(sum);
-}
+using inet::fold;
+using inet::get16;
+using inet::get32;
+using inet::ones_sum;
+using inet::put16;
+using inet::put32;
 
 // The checksum over frame[start, end] (end 0: to the frame's end) plus `extra`, at `at`.
 void insert(std::uint8_t* frame, std::uint32_t len, unsigned start, unsigned end, unsigned at,

@@ -9,6 +9,7 @@
 #include "platform/host_memory.h"
 #include "run/scenario.h"
 #include "run/schema.h"
+#include "core/inet_checksum.h"
 #include "core/sim_time.h"
 
 namespace pcisim {
@@ -21,11 +22,7 @@ constexpr std::uint32_t kRxt0 = 1u << 7, kRxdmt0 = 1u << 4, kRxseq = 1u << 3;
 constexpr std::uint32_t kTctlPsp = 1u << 3;
 constexpr std::uint32_t kTipgDefault = 8 | (8 << 10) | (6 << 20);  // IPGT 8, IPGR1 8, IPGR2 6
 
-std::uint32_t get16(const std::uint8_t* p) { return std::uint32_t(p[0]) << 8 | p[1]; }
-void put16(std::uint8_t* p, std::uint32_t v) {
-    p[0] = static_cast<std::uint8_t>(v >> 8);
-    p[1] = static_cast<std::uint8_t>(v);
-}
+using inet::put16;
 }  // namespace
 
 std::vector<ParamSpec> driver_params() {
@@ -224,10 +221,8 @@ unsigned E1000Driver::tx_offload(const Skb& skb) {
                                    " B payload; expected MSS < 65536 and payload < 1 MiB");
         put16(h + ipcss + 2, 0);   // total length
         put16(h + ipcss + 10, 0);  // header checksum
-        std::uint32_t pseudo = 6;  // IPPROTO_TCP, then the addresses; no length
-        for (unsigned i = 12; i < 20; i += 2) pseudo += get16(h + ipcss + i);
-        while (pseudo >> 16) pseudo = (pseudo & 0xFFFF) + (pseudo >> 16);
-        put16(h + tucss + 16, pseudo);
+        // IPPROTO_TCP and the addresses; no length.
+        put16(h + tucss + 16, inet::fold(inet::ones_sum(h + ipcss + 12, 8, 6)));
         cpu_.touch(skb.data, skb.header_len, true);
         ctx.ipcss = static_cast<std::uint8_t>(ipcss);
         ctx.ipcso = static_cast<std::uint8_t>(ipcss + 10);

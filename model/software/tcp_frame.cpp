@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/inet_checksum.h"
+
 namespace pcisim::tcp_frame {
 
 namespace {
@@ -14,13 +16,11 @@ constexpr std::uint32_t kSrcIp = 0x0a000001, kDstIp = 0x0a000002;
 constexpr std::uint16_t kSrcPort = 32768, kDstPort = 12865;
 constexpr std::uint8_t kProtoTcp = 6;
 
-void put16(std::uint8_t* p, std::uint16_t v) { p[0] = std::uint8_t(v >> 8), p[1] = std::uint8_t(v); }
-void put32(std::uint8_t* p, std::uint32_t v) {
-    put16(p, std::uint16_t(v >> 16));
-    put16(p + 2, std::uint16_t(v));
-}
-std::uint16_t get16(const std::uint8_t* p) { return std::uint16_t(p[0] << 8 | p[1]); }
-std::uint32_t get32(const std::uint8_t* p) { return std::uint32_t(get16(p)) << 16 | get16(p + 2); }
+using inet::fold;
+using inet::get16;
+using inet::get32;
+using inet::put16;
+using inet::put32;
 
 // The pseudo-header of RFC 793: source, destination, protocol, TCP length.
 std::uint32_t pseudo_header_sum(std::uint32_t src, std::uint32_t dst, std::uint32_t tcp_length) {
@@ -29,20 +29,6 @@ std::uint32_t pseudo_header_sum(std::uint32_t src, std::uint32_t dst, std::uint3
 }
 
 }  // namespace
-
-std::uint32_t sum16(const std::uint8_t* data, unsigned bytes, std::uint32_t sum) {
-    std::uint64_t s = sum;
-    unsigned i = 0;
-    for (; i + 1 < bytes; i += 2) s += get16(data + i);
-    if (i < bytes) s += std::uint32_t(data[i]) << 8;
-    while (s >> 32) s = (s & 0xffffffff) + (s >> 32);
-    return static_cast<std::uint32_t>(s);
-}
-
-std::uint16_t fold(std::uint32_t sum) {
-    while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-    return static_cast<std::uint16_t>(sum);
-}
 
 void write_headers(std::uint8_t* frame, const Segment& s, Checksum checksum) {
     std::copy(kDstMac, kDstMac + 6, frame);
@@ -60,7 +46,7 @@ void write_headers(std::uint8_t* frame, const Segment& s, Checksum checksum) {
     put16(ip + 10, 0);
     put32(ip + 12, kSrcIp);
     put32(ip + 16, kDstIp);
-    put16(ip + 10, std::uint16_t(~fold(sum16(ip, kIpBytes))));
+    put16(ip + 10, std::uint16_t(~fold(inet::ones_sum(ip, kIpBytes))));
     std::uint8_t* tcp = ip + kIpBytes;
     put16(tcp, kSrcPort);
     put16(tcp + 2, kDstPort);
@@ -75,7 +61,7 @@ void write_headers(std::uint8_t* frame, const Segment& s, Checksum checksum) {
     if (checksum == Checksum::Offload) {
         put16(tcp + 16, fold(pseudo));
     } else {
-        put16(tcp + 16, std::uint16_t(~fold(sum16(tcp, tcp_length, pseudo))));
+        put16(tcp + 16, std::uint16_t(~fold(inet::ones_sum(tcp, tcp_length, pseudo))));
     }
 }
 
@@ -94,10 +80,10 @@ Parsed parse(const std::uint8_t* frame, unsigned len) {
     p.seq = get32(tcp + 4);
     p.ip_id = get16(ip + 4);
     p.payload = total - ihl - doff;
-    p.ip_checksum_ok = fold(sum16(ip, ihl)) == 0xffff;
+    p.ip_checksum_ok = fold(inet::ones_sum(ip, ihl)) == 0xffff;
     const std::uint32_t tcp_length = total - ihl;
     p.tcp_checksum_ok =
-        fold(sum16(tcp, tcp_length, pseudo_header_sum(get32(ip + 12), get32(ip + 16), tcp_length))) ==
+        fold(inet::ones_sum(tcp, tcp_length, pseudo_header_sum(get32(ip + 12), get32(ip + 16), tcp_length))) ==
         0xffff;
     return p;
 }

@@ -45,8 +45,4 @@ struct Parsed {
 };
 Parsed parse(const std::uint8_t* frame, unsigned len);
 
-// The Internet checksum's one's-complement sum of [data, data+bytes), not yet folded.
-std::uint32_t sum16(const std::uint8_t* data, unsigned bytes, std::uint32_t sum = 0);
-std::uint16_t fold(std::uint32_t sum);  // folded to 16 bits, not complemented
-
 }  // namespace pcisim::tcp_frame
