@@ -74,6 +74,61 @@ TEST_CASE("the receiver ACKs every second segment after a round trip, a lone one
     CHECK(peer.counters().bad_checksums == 0);
 }
 
+TEST_CASE("a receiver slower than the wire ACKs when its CPU has processed the segments") {
+    use_picosecond_resolution();
+    TcpStreamOptions o;
+    o.rtt = ns_to_ps(50 * 1000.0);
+    o.receiver_segment = ns_to_ps(20 * 1000.0);
+    o.delayed_ack = ns_to_ps(1000 * 1000.0);
+    Line cpu;
+    TcpReceiver peer("peer", o, cpu);
+    auto f0 = segment(0, 1448, 7), f1 = segment(1448, 1448, 8);
+    // Off the wire at 0 and 10 us, processed at 20 and 40 us: the ACK leaves at 40 us.
+    peer.on_wire(f0.data(), unsigned(f0.size()), 0);
+    peer.on_wire(f1.data(), unsigned(f1.size()), ns_to_ps(10 * 1000.0));
+    sc_core::sc_start(sc_core::sc_time(89, sc_core::SC_US));
+    CHECK_FALSE(cpu.asserted);
+    sc_core::sc_start(sc_core::sc_time(2, sc_core::SC_US));
+    CHECK(cpu.asserted);
+    CHECK(peer.take_acks() == std::vector<std::uint64_t>{2896});
+}
+
+TEST_CASE("the socket buffers as Linux sets them: doubled, the window three quarters of the "
+          "receive buffer, the send buffer counting true sizes") {
+    TcpStreamOptions o;
+    o.socket_buffer_bytes = 65536;
+    CHECK(o.send_buffer() == 131072);
+    CHECK(o.receive_window() == 98304);  // tcp_adv_win_scale 2
+    o.adv_win_scale = 1;
+    CHECK(o.receive_window() == 65536);
+    o.adv_win_scale = -2;
+    CHECK(o.receive_window() == 32768);
+    o.adv_win_scale = 2;
+    o.tso = true;
+    CHECK(o.size_goal() == 33 * 1448);  // whole MSSs up to half the window
+
+    // The send buffer binds before the window when each skb's overhead is large: 32 KB asked
+    // is a 64 KB send buffer; skbs of 1448 + 1500 bytes are allocated while less than that is
+    // queued, so 23 (33304 bytes of payload) against a 49152-byte window.  Without overhead it
+    // holds 46 and the window binds.
+    test::TempDir tmp;
+    auto run_overhead = [&](int overhead) {
+        std::string args = test::scenario_path("hp-ia64-netperf") +
+                           " --set tcp.socket_buffer_bytes=32768 --set tcp.skb_overhead_bytes=" +
+                           std::to_string(overhead);
+        for (const auto& a : test::fixed_window(3000, 1000)) args += " --set " + a;
+        const std::string out = tmp / ("o" + std::to_string(overhead));
+        REQUIRE(test::run_pcisim("run " + args + " --json " + out).exit_code == 0);
+        return json::parse(test::slurp(out))["tcp"];
+    };
+    json heavy = run_overhead(1500), light = run_overhead(0);
+    INFO(heavy.dump() << "\n" << light.dump());
+    CHECK(heavy["max_in_flight_bytes"].get<std::uint64_t>() <= 23 * 1448);
+    CHECK(heavy["max_in_flight_bytes"].get<std::uint64_t>() > 20 * 1448);
+    CHECK(light["max_in_flight_bytes"].get<std::uint64_t>() <= 49152);
+    CHECK(light["max_in_flight_bytes"].get<std::uint64_t>() > 49152 - 2 * 1448);
+}
+
 TEST_CASE("the receiver rejects a gap in the sequence numbers or the IP ids") {
     use_picosecond_resolution();
     TcpStreamOptions o;
@@ -114,10 +169,10 @@ TEST_CASE("a netperf stream stays inside its window, in order, with an ACK per t
     // In order: the receiver checks every sequence number and IP id as it arrives.
     CHECK(t["segments"].get<std::uint64_t>() > 100);
     CHECK(t["bad_checksums"] == 0);
-    // The window: never more than the socket buffer in flight, and all of it used (the writer
-    // sleeps on the full buffer).
-    CHECK(t["max_in_flight_bytes"].get<std::uint64_t>() <= 32768);
-    CHECK(t["max_in_flight_bytes"].get<std::uint64_t>() > 32768 - 2 * 1448);
+    // The window, three quarters of the doubled 32 KB receive buffer: never more in flight,
+    // and all of it used (the writer sleeps on the full send buffer).
+    CHECK(t["max_in_flight_bytes"].get<std::uint64_t>() <= 49152);
+    CHECK(t["max_in_flight_bytes"].get<std::uint64_t>() > 49152 - 2 * 1448);
     CHECK(t["writer_blocked"].get<std::uint64_t>() > 0);
     // One ACK per two segments (a window boundary splits at most a pair), none by the timer.
     const double segments = t["segments"].get<double>(), acks = t["acks"].get<double>();
@@ -126,7 +181,8 @@ TEST_CASE("a netperf stream stays inside its window, in order, with an ACK per t
 }
 
 TEST_CASE("throughput is bounded by the wire: a large window and a short round trip reach it") {
-    json r = run({"tcp.socket_buffer_bytes=1048576", "tcp.rtt_us=20", "cpu.clock_mhz=4000"});
+    json r = run({"tcp.socket_buffer_bytes=1048576", "tcp.rtt_us=20", "cpu.clock_mhz=4000",
+                  "tcp.receiver_segment_us=0"});
     // Each 1448-byte payload takes 1448 + 54 headers + 4 FCS + 8 preamble + 12 IFG on the wire.
     const double wire = 1000.0 * 1448 / (1448 + 78);
     const double mbit = r["tcp"]["throughput_mbit_s"].get<double>();

@@ -492,7 +492,8 @@ std::vector<MetricSpec> result_metrics() {
         {"tcp.send_service_demand_us_per_kb", "us/KB", "That CPU time per KB (1024 bytes) of "
          "payload received (netperf's send service demand)."},
         {"tcp.payload_bytes", "bytes", "Payload the receivers took in order in the window."},
-        {"tcp.segments", "count", "Segments the receivers took from the wire."},
+        {"tcp.segments", "count", "Segments the receivers took from the wire and processed "
+         "(tcp.receiver_segment_us each)."},
         {"tcp.frames_to_driver", "count", "skbs the stacks handed to the drivers (one per "
          "segment without TSO)."},
         {"tcp.writes", "count", "Application write() calls."},

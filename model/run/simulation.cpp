@@ -201,6 +201,7 @@ Simulation::Simulation(const Scenario& s)
         p.frames[i].check_order = platform.config().pktgen.clone_skb == 0 && sw.enabled && !sw.tcp;
         p.frames[i].preloaded = platform.nics()[sw.nic]->params().preload_packets;
         if (sw.pktgen) sw.pktgen->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
+        if (sw.tcp) sw.tcp->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
     }
     // Frames of NIC n's port p go to the n-th NIC's ports' checks, which start at `first`.
     for (unsigned n = 0, first = 0; n < platform.nics().size(); ++n) {

@@ -1,5 +1,6 @@
 #include "software/tcp_receiver.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/invariants.h"
@@ -9,7 +10,8 @@ namespace pcisim {
 
 TcpReceiver::TcpReceiver(sc_core::sc_module_name name, const TcpStreamOptions& options,
                          InterruptSink& cpu_line)
-    : sc_core::sc_module(name), options_(options), cpu_line_(cpu_line) {
+    : sc_core::sc_module(name), options_(options), window_(options.receive_window()),
+      cpu_line_(cpu_line) {
     SC_METHOD(at_event);
     sensitive << event_;
     dont_initialize();
@@ -28,7 +30,8 @@ void TcpReceiver::update_line() {
 }
 
 // Linux's __tcp_ack_snd_check: more than one full segment unacknowledged sends an ACK at once;
-// a single one waits for the delayed-ACK timer.
+// a single one waits for the delayed-ACK timer.  Both count from when the receiver's CPU has
+// processed the segment, after those that arrived before it (tcp.receiver_segment_us).
 void TcpReceiver::on_wire(const std::uint8_t* frame, unsigned len, Picos wire_end) {
     tcp_frame::Parsed p = tcp_frame::parse(frame, len);
     if (!p.ok) throw InvariantViolation(name(), "a frame of " + std::to_string(len) +
@@ -44,30 +47,38 @@ void TcpReceiver::on_wire(const std::uint8_t* frame, unsigned len, Picos wire_en
     next_ip_id_ = static_cast<std::uint16_t>(p.ip_id + 1);
     if (!p.ip_checksum_ok || !p.tcp_checksum_ok) ++counters_.bad_checksums;
     rcv_nxt_ += p.payload;
+    const Picos processed = std::max(wire_end, busy_until_) + options_.receiver_segment;
+    busy_until_ = processed;
+    due_.emplace(processed, std::make_pair(Due::Processed, std::uint64_t{p.payload}));
+    event_.notify(ps(due_.begin()->first > now_ps() ? due_.begin()->first - now_ps() : 0));
+}
+
+// A segment through the receiver's stack: counted as netperf's receiver counts it, and ACKed.
+void TcpReceiver::processed(std::uint64_t payload, Picos at) {
+    processed_ += payload;
     ++counters_.segments;
-    counters_.payload_bytes += p.payload;
-    if (++unacked_segments_ >= 2) {
-        send_ack(wire_end);
-    } else {
-        due_.emplace(wire_end + options_.delayed_ack, std::make_pair(Due::DelayedAckTimer, rcv_nxt_));
-        event_.notify(ps(due_.begin()->first > now_ps() ? due_.begin()->first - now_ps() : 0));
-    }
+    counters_.payload_bytes += payload;
+    if (++unacked_segments_ >= 2)
+        send_ack(at);
+    else
+        due_.emplace(at + options_.delayed_ack, std::make_pair(Due::DelayedAckTimer, processed_));
 }
 
 void TcpReceiver::send_ack(Picos at) {
     unacked_segments_ = 0;
-    acked_ = rcv_nxt_;
+    acked_ = processed_;
     ++counters_.acks_sent;
-    due_.emplace(at + options_.rtt, std::make_pair(Due::AckArrives, rcv_nxt_));
-    event_.notify(ps(due_.begin()->first > now_ps() ? due_.begin()->first - now_ps() : 0));
+    due_.emplace(at + options_.rtt, std::make_pair(Due::AckArrives, processed_));
 }
 
 void TcpReceiver::at_event() {
     while (!due_.empty() && due_.begin()->first <= now_ps()) {
-        auto [kind, seq] = due_.begin()->second;
+        auto [kind, seq] = due_.begin()->second;  // seq: a payload's bytes for Processed
         Picos at = due_.begin()->first;
         due_.erase(due_.begin());
-        if (kind == Due::AckArrives) {
+        if (kind == Due::Processed) {
+            processed(seq, at);
+        } else if (kind == Due::AckArrives) {
             arrived_.push_back(seq);
         } else if (acked_ < seq) {  // the timer of a segment no ACK has covered yet
             ++counters_.delayed_acks;

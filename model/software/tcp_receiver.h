@@ -2,7 +2,9 @@
 // back.  It reads every frame the sender's NIC puts on the wire (the headers as they arrived:
 // sequence numbers must be continuous), and acknowledges like Linux's receiver: at once after
 // every second full segment, otherwise when the delayed-ACK timer (tcp.delayed_ack_us) runs
-// out.  Its window is the socket buffer (the application reads at once).
+// out.  Its CPU takes tcp.receiver_segment_us per segment, one after another, and a segment is
+// acknowledged when it has been processed.  Its window is what Linux advertises for the doubled
+// receive buffer (TcpStreamOptions::receive_window; the application reads at once).
 //
 // The ACK is a timed event, not a frame through the NIC's receive path: it reaches the sender
 // tcp.rtt_us after the segment that triggered it left the wire (the propagation, the peer's
@@ -39,11 +41,12 @@ public:
     // The ACKs that have reached the sender by now (cumulative, in stream bytes), taken once.
     std::vector<std::uint64_t> take_acks();
 
-    std::uint64_t window() const { return options_.socket_buffer_bytes; }
+    std::uint64_t window() const { return window_; }
     std::uint32_t first_seq() const { return kInitialSeq; }
 
     struct Counters {
-        std::uint64_t segments = 0, payload_bytes = 0, acks_sent = 0, delayed_acks = 0;
+        std::uint64_t segments = 0, payload_bytes = 0;  // through the receiver's stack
+        std::uint64_t acks_sent = 0, delayed_acks = 0;
         std::uint64_t bad_checksums = 0;  // frames whose IP or TCP checksum did not verify
     };
     const Counters& counters() const { return counters_; }
@@ -53,14 +56,18 @@ public:
     static constexpr std::uint32_t kInitialSeq = 0x10000000;  // the sender's ISN
 
 private:
-    enum class Due { AckArrives, DelayedAckTimer };
-    void send_ack(Picos at);  // an ACK of everything received leaves now
+    enum class Due { Processed, AckArrives, DelayedAckTimer };
+    void processed(std::uint64_t payload, Picos at);  // a segment through the receiver's stack
+    void send_ack(Picos at);  // an ACK of everything processed leaves now
     void at_event();          // SC_METHOD: what is due now
     void update_line();
 
     TcpStreamOptions options_;
+    std::uint64_t window_;
     InterruptSink& cpu_line_;
+    Picos busy_until_ = 0;             // the receiver's CPU has processed what arrived by then
     std::uint64_t rcv_nxt_ = 0;        // stream bytes received in order
+    std::uint64_t processed_ = 0;      // of those, through the receiver's stack
     std::uint64_t acked_ = 0;          // the highest ACK sent
     unsigned unacked_segments_ = 0;
     std::uint16_t next_ip_id_ = 0;

@@ -24,10 +24,27 @@ std::vector<ParamSpec> tcp_params() {
         integer("tcp.message_bytes", "bytes", 131072, 1, 1LL << 30,
                 "Bytes per application write() (netperf -m)."),
         integer("tcp.socket_buffer_bytes", "bytes", 65536, 2048, 16LL << 20,
-                "Send and receive socket buffer (netperf -s/-S): the sender holds at most this "
-                "much payload unacknowledged or unsent, and the receiver's window is this large. "
-                "Counted in payload bytes (Linux counts the skbs' true size but doubles the "
-                "requested value, which roughly cancels)."),
+                "Send and receive socket buffer as the application asks for it (netperf -s/-S, "
+                "setsockopt SO_SNDBUF/SO_RCVBUF).  The kernel doubles it (sock_setsockopt); "
+                "the sender counts each queued skb's true size (tcp.skb_overhead_bytes) against "
+                "the doubled send buffer, the receiver advertises a window derived from the "
+                "doubled receive buffer (tcp.adv_win_scale)."),
+        integer("tcp.skb_overhead_bytes", "bytes", 400, 0, 1 << 16,
+                "What an skb counts against the send buffer besides its payload (truesize - "
+                "len): the struct sk_buff and the MAX_TCP_HEADER headroom alloc_skb reserves, "
+                "cache-line aligned (Linux 2.6 on a 64-bit CPU: about 350-500)."),
+        integer("tcp.adv_win_scale", "", 2, -4, 8,
+                "The receiver's net.ipv4.tcp_adv_win_scale: the share of its receive buffer it "
+                "advertises as window, the rest kept for skb overhead (tcp_win_from_space: "
+                "space - space/2^n for n > 0, space/2^-n otherwise; Linux 2.6's default 2, "
+                "three quarters)."),
+        number("tcp.receiver_segment_us", "us", 0, 0, 1000,
+               "The receiver's CPU time per segment (interrupt, driver, IP and TCP receive, the "
+               "copy to netserver, its share of the ACKs): segments are processed one after "
+               "another and ACKed when processed, so a receiver slower than the wire sets the "
+               "throughput.  0: the receiver keeps up with any rate.  About 1 cycle per bit "
+               "received (the '1 GHz per Gbit/s' rule of thumb): 6-15 us per 1448-byte segment "
+               "on the 1-2 GHz receivers of 2003."),
         integer("tcp.mss", "bytes", 1448, 88, 8960,
                 "TCP payload bytes per segment: 1448 for a 1500-byte MTU with the timestamp "
                 "option, 1460 without.  Frames carry 54 bytes of headers (no TCP options)."),
@@ -35,8 +52,9 @@ std::vector<ParamSpec> tcp_params() {
                 "The NIC fills the TCP checksum (CHECKSUM_HW); false: the CPU computes it "
                 "(cpu.cycles.tcp_checksum_per_byte)."),
         number("tcp.rtt_us", "us", 50, 0.1, 1e6,
-               "From a segment's last byte on the wire to its ACK reaching the sender: "
-               "propagation, the receiver's work and the ACK frame's wire time (a back-to-back "
+               "From the receiver's ACK (when its CPU has processed the segment, "
+               "tcp.receiver_segment_us) to the ACK reaching the sender: propagation, the "
+               "receiver's interrupt latency and the ACK frame's wire time (a back-to-back "
                "gigabit link with a 2003 server as the receiver: 30-100 us)."),
         number("tcp.delayed_ack_us", "us", 40000, 0, 1e6,
                "The receiver's delayed-ACK timer for a single unacknowledged segment "
@@ -74,6 +92,9 @@ TcpStreamOptions TcpStreamOptions::from(const Scenario& s) {
     o.message_bytes = static_cast<std::uint32_t>(s.integer("tcp.message_bytes"));
     o.socket_buffer_bytes = static_cast<std::uint32_t>(s.integer("tcp.socket_buffer_bytes"));
     o.mss = static_cast<std::uint32_t>(s.integer("tcp.mss"));
+    o.skb_overhead_bytes = static_cast<std::uint32_t>(s.integer("tcp.skb_overhead_bytes"));
+    o.adv_win_scale = static_cast<int>(s.integer("tcp.adv_win_scale"));
+    o.receiver_segment = ns_to_ps(s.number("tcp.receiver_segment_us") * 1000);
     o.tso = s.boolean("driver.tso");  // the stack uses TSO when the device offers it
     o.checksum_offload = s.boolean("tcp.checksum_offload");
     o.rtt = ns_to_ps(s.number("tcp.rtt_us") * 1000);
@@ -106,44 +127,63 @@ TcpStreamOptions TcpStreamOptions::from(const Scenario& s) {
     return o;
 }
 
+// sock_setsockopt (net/core/sock.c): SO_SNDBUF and SO_RCVBUF store twice the value asked for,
+// "to allow space for bookkeeping overhead" (socket(7)); wmem_max/rmem_max are assumed not to
+// clamp it.
+std::uint64_t TcpStreamOptions::send_buffer() const { return 2ull * socket_buffer_bytes; }
+
+// The receiver's window with its application reading at once (net/ipv4/tcp_output.c
+// __tcp_select_window, include/net/tcp.h tcp_win_from_space): the share of the doubled receive
+// buffer tcp_adv_win_scale leaves for payload, the rest being what the received skbs' overhead
+// may take.  Window scaling (tcp_select_initial_window) lets it exceed 64 KB and only rounds it
+// to a few bytes, which is left out.
+std::uint32_t TcpStreamOptions::receive_window() const {
+    const std::uint64_t space = 2ull * socket_buffer_bytes;
+    return static_cast<std::uint32_t>(adv_win_scale > 0 ? space - (space >> adv_win_scale)
+                                                        : space >> -adv_win_scale);
+}
+
 std::uint32_t TcpStreamOptions::size_goal() const {
     if (!tso) return mss;
     const std::uint32_t large = std::min<std::uint32_t>(
-        0xffff - tcp_frame::kIpBytes - tcp_frame::kTcpBytes, socket_buffer_bytes / 2);
+        0xffff - tcp_frame::kIpBytes - tcp_frame::kTcpBytes, receive_window() / 2);
     return std::max(mss, large - large % mss);
 }
 
 TcpSender::TcpSender(Cpu& cpu, E1000Driver& driver, SkbPool& pool, TcpReceiver& peer,
                      const TcpStreamOptions& options,
                      const std::function<std::uint64_t(std::uint32_t)>& carve)
-    : cpu_(cpu), driver_(driver), pool_(pool), peer_(peer), options_(options) {
+    : cpu_(cpu), driver_(driver), pool_(pool), peer_(peer), options_(options),
+      size_goal_(options.size_goal()), send_buffer_(options.send_buffer()) {
     if (options_.source != TcpStreamOptions::Source::Sendfile)
         user_buffer_ = carve(options_.message_bytes);
 }
 
-std::uint64_t TcpSender::buffer_room() const {
-    return options_.socket_buffer_bytes - std::min<std::uint64_t>(queued_bytes_,
-                                                                   options_.socket_buffer_bytes);
+bool TcpSender::memory_free() const { return queued_bytes_ < send_buffer_; }
+
+bool TcpSender::tail_has_room() const {
+    return queue_.size() > sent_in_queue_ && queue_.back().payload < size_goal_;
 }
 
 // The oldest unsent skb goes when it is full (or, Nagle's rule, when nothing is in flight)
-// and lies wholly inside the peer's window.
+// and lies wholly inside the peer's window (tcp_snd_test).  The sent skbs are the queue's
+// front, so the oldest unsent one is found without a search: has_work runs at every step.
 bool TcpSender::can_transmit() const {
-    if (driver_.queue_stopped()) return false;
-    auto q = std::find_if(queue_.begin(), queue_.end(), [](const QueuedSkb& s) { return !s.sent; });
-    if (q == queue_.end()) return false;
-    bool full = q->payload == options_.size_goal() || snd_nxt_ == snd_una_;
-    return full && q->offset + q->payload <= snd_una_ + peer_.window();
+    if (driver_.queue_stopped() || sent_in_queue_ == queue_.size()) return false;
+    const QueuedSkb& q = queue_[sent_in_queue_];
+    bool full = q.payload == size_goal_ || snd_nxt_ == snd_una_;
+    return full && q.offset + q.payload <= snd_una_ + peer_.window();
 }
 
-bool TcpSender::can_fill() const { return !writer_blocked_ && buffer_room() > 0; }
+// tcp_sendmsg fills the tail skb while it has room and needs the send buffer's room only for a
+// new one (sk_stream_memory_free before sk_stream_alloc_pskb).
+bool TcpSender::can_fill() const { return !writer_blocked_ && (tail_has_room() || memory_free()); }
 
 bool TcpSender::has_work() const { return can_transmit() || can_fill(); }
 
 void TcpSender::run_once() {
     if (can_transmit()) {
-        transmit(*std::find_if(queue_.begin(), queue_.end(),
-                               [](const QueuedSkb& s) { return !s.sent; }));
+        transmit(queue_[sent_in_queue_]);
         return;
     }
     if (can_fill()) fill();
@@ -157,10 +197,13 @@ void TcpSender::charge_slab_batches(std::uint64_t before) {
 }
 
 // tcp_sendmsg: a new write() when the last is done; the payload goes into the tail skb while it
-// has room, else into a fresh one (sk_stream_alloc_pskb); the writer sleeps when the send
-// buffer is full (sk_stream_wait_memory).
+// has room, else into a fresh one (sk_stream_alloc_pskb); the writer sleeps when it needs a new
+// skb and the true sizes queued have reached the send buffer (sk_stream_wait_memory).  An skb's
+// true size (net/core/skbuff.c alloc_skb, tcp_sendmsg) is its linear part, one MSS
+// (select_size), plus its overhead at allocation, and grows by what is copied beyond the MSS
+// into page fragments (skb->truesize += copy); sk_wmem_queued holds it until the ACK.
 void TcpSender::fill() {
-    const std::uint32_t goal = options_.size_goal();
+    const std::uint32_t goal = size_goal_;
     if (message_left_ == 0) {
         cpu_.charge(options_.write_cycles);
         ++counters_.writes;
@@ -173,24 +216,29 @@ void TcpSender::fill() {
             cpu_.touch(user_buffer_, options_.message_bytes, true);
         }
     }
-    if (queue_.empty() || queue_.back().sent || queue_.back().payload == goal) {
+    if (!tail_has_room()) {
         const CpuCosts& c = cpu_.costs();
         cpu_.charge(c.skb_alloc_cycles);
         std::uint64_t batches = pool_.slab_batches();
         Skb skb = pool_.allocate(tcp_frame::kHeaderBytes + goal, &cpu_);
         charge_slab_batches(batches);
         cpu_.touch(skb.meta, SkbPool::kSkbStructBytes, true);
-        queue_.push_back({skb, write_offset_, 0, false});
+        const std::uint32_t truesize = options_.mss + options_.skb_overhead_bytes;
+        queue_.push_back({skb, write_offset_, 0, truesize, false});
+        queued_bytes_ += truesize;
     }
     QueuedSkb& tail = queue_.back();
-    const std::uint32_t chunk = static_cast<std::uint32_t>(std::min<std::uint64_t>(
-        {message_left_, goal - tail.payload, buffer_room()}));
+    const std::uint32_t chunk = std::min(message_left_, goal - tail.payload);
     copy_payload(tail.skb.data + tcp_frame::kHeaderBytes + tail.payload, write_offset_, chunk);
+    const std::uint32_t in_frags =
+        tail.payload + chunk > options_.mss
+            ? tail.payload + chunk - std::max(tail.payload, options_.mss) : 0;
+    tail.truesize += in_frags;
+    queued_bytes_ += in_frags;
     tail.payload += chunk;
     write_offset_ += chunk;
-    queued_bytes_ += chunk;
     message_left_ -= chunk;
-    if (buffer_room() == 0) {
+    if (!tail_has_room() && !memory_free()) {
         writer_blocked_ = true;
         ++counters_.writer_blocked;
     }
@@ -220,15 +268,19 @@ void TcpSender::transmit(QueuedSkb& q) {
     Skb& skb = q.skb;
     if (!q.built) build(q, segments);
     pool_.hold(skb);
+    const Picos xmit = cpu_.now();
     if (driver_.xmit_frame(skb) == E1000Driver::TxResult::Busy) {
         pool_.release(skb, &cpu_);  // never the last user: the socket still holds it
         return;                     // retried when the queue wakes
     }
     q.sent = true;
+    ++sent_in_queue_;
     snd_nxt_ = q.offset + q.payload;
     max_in_flight_ = std::max(max_in_flight_, snd_nxt_ - snd_una_);
     ip_id_ = static_cast<std::uint16_t>(ip_id_ + segments);
     frames_queued_ += segments;
+    if (on_xmit_)
+        for (std::uint32_t k = 0; k < segments; ++k) on_xmit_(xmit);
     ++counters_.frames;
     counters_.segments += segments;
     counters_.payload_bytes += q.payload;
@@ -263,12 +315,15 @@ void TcpSender::take_ack(std::uint64_t ack) {
     snd_una_ = ack;
     while (!queue_.empty() && queue_.front().sent &&
            queue_.front().offset + queue_.front().payload <= snd_una_) {
-        queued_bytes_ -= queue_.front().payload;
+        queued_bytes_ -= queue_.front().truesize;
         release(queue_.front().skb);
         cpu_.charge(cpu_.costs().skb_free_cycles);
         queue_.pop_front();
+        --sent_in_queue_;
     }
-    if (writer_blocked_ && buffer_room() >= queued_bytes_ / 2) writer_blocked_ = false;
+    // sk_stream_write_space: sk_stream_wspace >= sk_stream_min_wspace.
+    if (writer_blocked_ && send_buffer_ >= queued_bytes_ + queued_bytes_ / 2)
+        writer_blocked_ = false;
 }
 
 void TcpSender::interrupt() {

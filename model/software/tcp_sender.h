@@ -36,12 +36,17 @@ struct TcpStreamOptions {
     std::uint32_t message_bytes = 131072;
     std::uint32_t socket_buffer_bytes = 65536;
     std::uint32_t mss = 1448;
+    std::uint32_t skb_overhead_bytes = 400;  // an skb's truesize less its payload
+    int adv_win_scale = 2;                   // the receiver's tcp_adv_win_scale
+    Picos receiver_segment = 0;              // the receiver's CPU time per segment
     bool tso = false;                     // driver.tso: the device offers TSO
     bool checksum_offload = true;
     Picos rtt = 0, delayed_ack = 0;
     double write_cycles = 0, frame_cycles = 0, segment_cycles = 0, copy_cycles_per_byte = 0,
            checksum_cycles_per_byte = 0, ack_cycles = 0;
     static TcpStreamOptions from(const Scenario& s);
+    std::uint64_t send_buffer() const;     // sk_sndbuf: twice what was asked for
+    std::uint32_t receive_window() const;  // what the receiver advertises
     // The largest payload of one skb: one MSS, or with TSO as 2.6's tcp_current_mss makes it,
     // whole MSSs up to 64 KB less the headers and at most half the peer's window.
     std::uint32_t size_goal() const;
@@ -61,6 +66,9 @@ public:
     void interrupt();         // take the ACKs that have arrived, then the driver's handler
     void timer();
     void free_skb(const Skb& skb);  // the driver's dev_kfree_skb of its reference
+    // Called with the time an skb was handed to the driver, once per segment it carries (the
+    // per-segment latency: the measurement matches them to the frames on the wire in order).
+    void on_xmit(std::function<void(Picos)> fn) { on_xmit_ = std::move(fn); }
 
     // The frames that are to leave the wire for what the driver accepted so far.
     std::uint64_t frames_queued() const { return frames_queued_; }
@@ -85,13 +93,15 @@ private:
         Skb skb;
         std::uint64_t offset;    // of its first payload byte in the stream
         std::uint32_t payload;
+        std::uint32_t truesize;  // what it counts against the send buffer
         bool sent;
         bool built = false;  // through the stack (headers written, costs paid) once
     };
     void build(QueuedSkb& q, std::uint32_t segments);
     bool can_transmit() const;
     bool can_fill() const;
-    std::uint64_t buffer_room() const;
+    bool memory_free() const;    // sk_stream_memory_free: room for one more skb
+    bool tail_has_room() const;  // the last skb is unsent and below the size goal
     void transmit(QueuedSkb& q);
     void fill();
     void copy_payload(std::uint64_t to, std::uint64_t stream_offset, std::uint32_t bytes);
@@ -104,17 +114,21 @@ private:
     SkbPool& pool_;
     TcpReceiver& peer_;
     TcpStreamOptions options_;
+    std::uint32_t size_goal_;         // options_.size_goal(), fixed for the run
+    std::uint64_t send_buffer_;       // options_.send_buffer()
     std::uint64_t user_buffer_ = 0;
     std::deque<QueuedSkb> queue_;     // unacknowledged, then unsent, in stream order
+    std::size_t sent_in_queue_ = 0;   // the queue's sent skbs, all in front of the unsent
     std::uint64_t write_offset_ = 0;  // stream bytes written by the application
     std::uint64_t snd_nxt_ = 0, snd_una_ = 0;
-    std::uint64_t queued_bytes_ = 0;  // payload held by the socket (sk_wmem_queued)
+    std::uint64_t queued_bytes_ = 0;  // true sizes of the skbs held (sk_wmem_queued)
     std::uint32_t message_left_ = 0;
     bool writer_blocked_ = false;
     std::uint16_t ip_id_ = 0;
     std::uint64_t frames_queued_ = 0;
     std::uint64_t max_in_flight_ = 0;
     Counters counters_;
+    std::function<void(Picos)> on_xmit_;
 };
 
 }  // namespace pcisim
