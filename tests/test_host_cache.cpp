@@ -1,15 +1,20 @@
 // Where the bytes are: the CPU cache (LRU, write-back), the slab's per-CPU arrays, and the host
 // bridge's snoop of the CPU caches for DMA reads (coherent DMA).
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "platform/cpu_cache.h"
 #include "platform/host_bridge.h"
+#include "platform/bridge_face.h"
 #include "platform/pci_bridge.h"
+#include "platform/pci_bus.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
 #include "software/slab_cache.h"
 #include "tools/explain/critical_path.h"
 #include "tools/explain/host_data.h"
+#include "bus_test_parts.h"
 #include "test_support.h"
 
 using namespace pcisim;
@@ -62,26 +67,97 @@ TEST_CASE("a line the CPU wrote before a DMA read starts costs that read a snoop
     CpuCache cache(small_cache());
     host.snoop(cache);
     cache.touch(0x2000, 60, true, 1000000);  // written at 1 us (CPU time)
-    CHECK(host.snoop_hit_time(0x2002, 999999) == 0);        // a read before the write: memory
-    CHECK(host.snoop_hit_time(0x2002, 1000000) == 400000);  // from the write on: the cache
-    CHECK(host.snoop_hit_time(0x2040, 2000000) == 0);       // the next line was never written
+    auto first_hit = [&](const MemoryPath& path, std::uint64_t addr, Picos at) {
+        return path.snoop_read(addr, 60, at).first;
+    };
+    CHECK(first_hit(host, 0x2002, 999999) == 0);        // a read before the write: memory
+    CHECK(first_hit(host, 0x2002, 1000000) == 400000);  // from the write on: the cache
+    CHECK(first_hit(host, 0x2040, 2000000) == 0);       // the next line was never written
     // Through a bridge the hit costs the bridge's way up and down too.
     BridgeConfig bc;
     bc.upstream_latency_ps = bc.downstream_latency_ps = 100000;
     PciBridge bridge("bridge", bc, host);
-    CHECK(bridge.snoop_hit_time(0x2002, 2000000) == 600000);
+    CHECK(first_hit(bridge, 0x2002, 2000000) == 600000);
     // The read takes the line at 2 us: written back, so a later read gets it from memory, but
     // the same read asked again still sees the hit it was promised.
     host.read_taken(0x2002, 60, 2000000);
     CHECK(host.snoop_hits() == 1);
-    CHECK(host.snoop_hit_time(0x2002, 2000000) == 400000);
-    CHECK(host.snoop_hit_time(0x2002, 2000001) == 0);
+    CHECK(first_hit(host, 0x2002, 2000000) == 400000);
+    CHECK(first_hit(host, 0x2002, 2000001) == 0);
     // Written again: modified again; a DMA write drops the line from the cache.
     cache.touch(0x2010, 4, true, 3000000);
-    CHECK(host.snoop_hit_time(0x2002, 3000000) == 400000);
+    CHECK(first_hit(host, 0x2002, 3000000) == 400000);
     host.posted_write(0x2000, 16, 3500000);
-    CHECK(host.snoop_hit_time(0x2002, 4000000) == 0);
+    CHECK(first_hit(host, 0x2002, 4000000) == 0);
     CHECK(cache.touch(0x2000, 4, false, 4000000) == 1);
+}
+
+namespace {
+// A 256-byte delayed read (four 64-byte lines) on a 32/33 bus, streamed from memory at
+// 600 ns a line (20 clocks: each line's 16 data phases wait for it).
+struct SnoopedRead {
+    HostConfig host_config() {
+        HostConfig c;
+        c.memory_latency_ps = ns_to_ps(300);
+        c.line_transfer_ps = ns_to_ps(600);
+        c.snoop_hit_ps = ns_to_ps(300);
+        c.snoop_line_ps = ns_to_ps(300);
+        return c;
+    }
+    FaceConfig face_config() {
+        FaceConfig c;
+        c.prefetch_bytes = 256;
+        return c;
+    }
+    HostBridge host{"host", host_config()};
+    CpuCache cache{small_cache()};
+    PciBus bus{"bus", test::bus_config(BusKind::Pci, 32, 33)};
+    BridgeFace face{"face", face_config(), bus, host};
+    test::RecordingMaster clean{"clean", bus}, dirty{"dirty", bus};
+    SnoopedRead() {
+        host.snoop(cache);
+        host.bind_mmio(face, 0, 0);
+    }
+};
+}  // namespace
+
+TEST_CASE("a DMA read of N lines of which M are modified costs M snoop hits, each holding up "
+          "the stream") {
+    SnoopedRead r;
+    // The CPU writes lines 1 and 3 of the second buffer (its first and third lines are clean).
+    r.cache.touch(0x2040, 64, true, 0);
+    r.cache.touch(0x20c0, 8, true, 0);
+    MemoryPath::Snoop s = r.host.snoop_read(0x2000, 256, 0);
+    CHECK(s.first == 0);
+    CHECK(s.further.lines.count() == 2);
+    CHECK(s.further.until(1) == ns_to_ps(300));
+    CHECK(s.further.until(2) == ns_to_ps(300));  // line 2 is clean but waits behind line 1
+    CHECK(s.further.until(3) == ns_to_ps(600));
+    // The same read of a clean buffer and of that one, one after the other.
+    test::TransactionLog log;
+    log.attach(r.bus);
+    r.bus.read(r.clean.id, 0x1000, 256, 1);
+    test::At later("later", ns_to_ps(20000), [&] { r.bus.read(r.dirty.id, 0x2000, 256, 2); });
+    sc_core::sc_start();
+    REQUIRE(r.clean.done.size() == 1);
+    REQUIRE(r.dirty.done.size() == 1);
+    CHECK(r.host.snoop_hits() == 2);
+    // Each read ends with one transaction that takes all 256 bytes once the first line is in
+    // (the attempts before it are retries).  The dirty one's data phases end later by the two
+    // modified lines' snoop cost (on the bus's clock grid), and by nothing else.
+    auto data_phase_time = [&](int master) {
+        const BusTransaction& t = *std::find_if(log.all.rbegin(), log.all.rend(),
+                                                [&](const BusTransaction& x) {
+                                                    return x.master == master;
+                                                });
+        REQUIRE(t.bytes_done == 256);
+        return t.end - t.start;
+    };
+    const Picos delay = data_phase_time(r.dirty.id) - data_phase_time(r.clean.id);
+    CHECK(delay >= 2 * ns_to_ps(300));
+    CHECK(delay < 2 * ns_to_ps(300) + r.bus.period());
+    // Written back: the lines are clean now.
+    CHECK(r.host.snoop_read(0x2000, 256, ns_to_ps(40000)).further.lines.none());
 }
 
 TEST_CASE("slab arrays are refilled and flushed in batches of half their limit") {
@@ -148,7 +224,8 @@ TEST_CASE("a ring that fits the cache leaves only the fresh skbs' lines to miss"
 }
 
 TEST_CASE("explain prices the cache misses, slab batches and snoop hits per packet") {
-    std::vector<std::string> sets = {"pktgen.clone_skb=0"};
+    // A further modified line priced like the first line's extra (the preset's is 0).
+    std::vector<std::string> sets = {"pktgen.clone_skb=0", "host.snoop_line_ns=100"};
     for (auto& o : test::fixed_window(2000, 300)) sets.push_back(o);
     Scenario s = Scenario::load(test::scenario_path("athlon-64-66-82546gb"), sets);
     Simulation sim(s);
@@ -157,8 +234,11 @@ TEST_CASE("explain prices the cache misses, slab batches and snoop hits per pack
     REQUIRE(h.is_object());
     const double snoops = results["snoop_hits_per_packet"].get<double>();
     CHECK(h["snoop_hits_per_packet"].get<double>() == snoops);
-    CHECK(h["snoop_extra_ns_per_packet"].get<double>() ==
-          Approx(snoops * (s.number("host.snoop_hit_ns") - s.number("host.memory_latency_ns"))));
+    // Each hit, first line or not, adds the same here.
+    const double per_hit = s.number("host.snoop_hit_ns") - s.number("host.memory_latency_ns");
+    REQUIRE(s.number("host.snoop_line_ns") == per_hit);
+    CHECK(snoops > 0);
+    CHECK(h["snoop_extra_ns_per_packet"].get<double>() == Approx(snoops * per_hit));
     CHECK(h["cache_miss_ns_per_packet"].get<double>() ==
           Approx(results["cache_misses_per_packet"].get<double>() * s.number("cpu.cache.miss_ns")));
     CHECK(h["slab_batch_ns_per_packet"].get<double>() > 0);

@@ -6,6 +6,7 @@
 // in clocks and only asks the target for its answer.  See docs/architecture.md.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <string>
 
@@ -60,6 +61,28 @@ struct BusTransaction {
     int requester = -1;            // split completion: the master that receives the data
 };
 
+// Coherent DMA: the lines after the first of a read that a CPU cache holds modified.  Each is
+// supplied by the snoop hit's implicit write-back, one line at a time in order, so it comes
+// `delay` later than the memory stream would bring it, and every line after it waits behind it
+// (HostBridge::snoop).  Bit i is the i-th line after the read's first (bit 0 unused: the first
+// line's snoop hit is in its own latency); a read covers at most 4096 bytes (a delayed read's
+// buffer, host.prefetch_bytes, and a PCI-X byte count), 129 lines of 32 bytes.
+struct ModifiedLines {
+    static constexpr unsigned kMaxLines = 4096 / 32 + 1;
+    std::bitset<kMaxLines> lines;
+    Picos delay = 0;
+    bool any() const { return lines.any(); }
+    // How much later than the memory stream line i (counted from the read's first) is here.
+    Picos until(std::uint64_t i) const {
+        if (!lines.any()) return 0;
+        std::uint64_t n = 0;
+        for (std::uint64_t k = 1; k <= i && k < kMaxLines; ++k) n += lines[k];
+        return n * delay;
+    }
+    bool operator==(const ModifiedLines& o) const { return lines == o.lines && delay == o.delay; }
+    bool operator!=(const ModifiedLines& o) const { return !(*this == o); }
+};
+
 // A target's answer to a transaction starting at `start` (it must not change its state: the
 // transaction may still be cut short; `complete` reports what really happened).
 struct TargetOffer {
@@ -73,6 +96,7 @@ struct TargetOffer {
     Picos first_line_ready = 0;
     Picos line_time = 0;
     unsigned line_bytes = 64;
+    ModifiedLines modified;  // further lines that come later (coherent DMA)
     // Retry only: what the target promises about the repeats of this transaction: the
     // run-ahead's contract (BusRunAhead, model/platform/bus_run_ahead.h).  A promise changes no
     // timing; it lets the bus run the repeats ahead instead of simulating each one.
@@ -91,6 +115,7 @@ struct TargetOffer {
             std::uint32_t max_bytes = 0;
             Picos line_time = 0;
             unsigned line_bytes = 64;
+            ModifiedLines modified;
         } then;
     } promise;
 };

@@ -160,25 +160,30 @@ bool BridgeFace::split_queue_full() const {
     return config_.split_transaction_limit && splits_.size() >= config_.split_transaction_limit;
 }
 
-Picos BridgeFace::snoop_hit(const BusTransaction& t, std::uint64_t addr, Picos snoop_at) const {
+MemoryPath::Snoop BridgeFace::snoop_read(const BusTransaction& t, std::uint64_t addr,
+                                         std::uint64_t end, Picos snoop_at) const {
     auto it = std::find_if(snoop_answers_.begin(), snoop_answers_.end(),
                            [&](const SnoopAnswer& a) { return a.master == t.master; });
-    if (it != snoop_answers_.end() && it->tag == t.tag && it->addr == addr && it->start == snoop_at)
-        return it->hit;
-    SnoopAnswer a{t.master, t.tag, addr, snoop_at, up_.snoop_hit_time(addr, snoop_at)};
+    if (it != snoop_answers_.end() && it->tag == t.tag && it->addr == addr && it->end == end &&
+        it->start == snoop_at)
+        return it->answer;
+    SnoopAnswer a{t.master, t.tag, addr, end, snoop_at,
+                  up_.snoop_read(addr, static_cast<std::uint32_t>(end - addr), snoop_at)};
     if (it == snoop_answers_.end()) snoop_answers_.push_back(a);
     else *it = a;
-    return a.hit;
+    return a.answer;
 }
 
 BridgeFace::LineTiming BridgeFace::line_timing(const BusTransaction& t, std::uint64_t addr,
-                                               Picos jitter, Picos snoop_at) const {
+                                               std::uint64_t end, Picos jitter,
+                                               Picos snoop_at) const {
     std::uint32_t line = config_.cache_line_bytes;
     std::uint32_t in_first = line - static_cast<std::uint32_t>(addr % line);
     Picos first = up_.read_time(addr, in_first);
     Picos per_line = up_.read_time(addr, in_first + line) - first;
-    if (Picos hit = snoop_hit(t, addr, snoop_at)) first = hit;
-    return {first + jitter, per_line};
+    MemoryPath::Snoop snoop = snoop_read(t, addr, end, snoop_at);
+    if (snoop.first) first = snoop.first;
+    return {first + jitter, per_line, snoop.further};
 }
 
 void BridgeFace::taken(const BusTransaction& t, std::uint64_t addr, std::uint64_t end) {
@@ -191,6 +196,7 @@ void BridgeFace::pace(TargetOffer& o, const DelayedRead& d) const {
     o.first_line_ready = d.first_ready;
     o.line_time = d.line_time;
     o.line_bytes = config_.cache_line_bytes;
+    o.modified = d.modified;
 }
 
 // For explain and traces: how long a read of `master`'s taken at `from` waits behind posted
@@ -211,10 +217,11 @@ BridgeFace::DelayedRead BridgeFace::fetch(const BusTransaction& t, std::uint64_t
     d.tag = t.tag;
     d.addr = addr;
     d.end = prefetch_end(addr);
-    LineTiming lt = line_timing(t, addr, jitter, t.start);
+    LineTiming lt = line_timing(t, addr, d.end, jitter, t.start);
     note_commit_wait(t.master, from);
     d.first_ready = up_.read_start(from) + lt.first;
     d.line_time = lt.per_line;
+    d.modified = lt.modified;
     return d;
 }
 
@@ -236,7 +243,7 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
             o.kind = TargetOffer::Retry;
             o.promise.retry_until = d->first_ready;  // complete() leaves a latched read alone
             o.promise.then = {true, static_cast<std::uint32_t>(d->end - d->addr),
-                              d->line_time, config_.cache_line_bytes};
+                              d->line_time, config_.cache_line_bytes, d->modified};
         } else
             pace(o, *d);
         return o;
@@ -259,11 +266,12 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
     // master and tag at a new address replaces its own entry, so it always finds room.
     if (!d && delayed_queue_full()) return o;
     // complete() latches it at the end, as fetch() from that end describes it.
-    LineTiming lt = line_timing(t, t.addr, up_.read_jitter(reads_started_), start);
+    LineTiming lt =
+        line_timing(t, t.addr, prefetch_end(t.addr), up_.read_jitter(reads_started_), start);
     // Known only when no posted write is still being committed ahead of it.
     o.promise.ready_after_end = up_.read_start(start) == start ? lt.first : 0;
     o.promise.then = {true, static_cast<std::uint32_t>(prefetch_end(t.addr) - t.addr),
-                      lt.per_line, config_.cache_line_bytes};
+                      lt.per_line, config_.cache_line_bytes, lt.modified};
     return o;
 }
 
@@ -279,14 +287,17 @@ void BridgeFace::complete(BusTransaction& t) {
         std::uint32_t sent = 0;
         Picos jitter = up_.read_jitter(reads_started_++);
         note_commit_wait(t.master, t.end);
-        // A snoop hit replaces the memory latency of the read's first line.
+        // A snoop hit replaces the memory latency of the read's first line; each further
+        // modified line delays the chunk holding it and every later one (HostBridge).
         Picos first_line = up_.read_time(t.addr, 1);
-        Picos hit = snoop_hit(t, t.addr, t.start);
+        MemoryPath::Snoop snoop = snoop_read(t, t.addr, t.addr + t.bytes, t.start);
         up_.read_taken(t.addr, t.bytes, t.start);
+        const std::uint64_t line = config_.cache_line_bytes;
         while (sent < t.bytes) {
             std::uint32_t n = std::min(chunk, t.bytes - sent);
             Picos ready = up_.read_start(t.end) + up_.read_time(t.addr, sent + n) + jitter;
-            if (hit) ready = ready - first_line + hit;
+            if (snoop.first) ready = ready - first_line + snoop.first;
+            ready += snoop.further.until((t.addr + sent + n - 1) / line - t.addr / line);
             schedule({Pending::Completion, ready, 0, 0, t.addr + sent, n, t.master, t.tag, 0,
                       nullptr});
             sent += n;

@@ -73,18 +73,23 @@ private:
         std::uint64_t tag = 0;            // the master's request it was latched for
         std::uint64_t addr = 0, end = 0;  // buffer covers [addr, end)
         Picos first_ready = 0;            // the line holding addr is here
-        Picos line_time = 0;              // each further line this much later
+        Picos line_time = 0;              // each further line this much later ...
+        ModifiedLines modified;           // ... unless a CPU cache holds it modified
     };
-    struct LineTiming { Picos first, per_line; };
-    // From asking, via the MemoryPath; `jitter` is the read's extra latency; the CPU caches are
-    // snooped as of `snoop_at`, the start of the bus transaction that asked (so the promise made
-    // while the transaction runs and the read latched at its end agree).
-    LineTiming line_timing(const BusTransaction& t, std::uint64_t addr, Picos jitter,
-                           Picos snoop_at) const;
-    // The snoop's answer for a read of `t` at `addr`: asked of the caches once per attempt and
-    // remembered, so that the promise made while the bus runs ahead and the read latched at
-    // the attempt's end agree even when the CPU has since written or evicted the line.
-    Picos snoop_hit(const BusTransaction& t, std::uint64_t addr, Picos snoop_at) const;
+    struct LineTiming {
+        Picos first, per_line;
+        ModifiedLines modified;
+    };
+    // For a read of [addr, end), via the MemoryPath; `jitter` is the read's extra latency; the
+    // CPU caches are snooped as of `snoop_at`, the start of the bus transaction that asked (so
+    // the promise made while the transaction runs and the read latched at its end agree).
+    LineTiming line_timing(const BusTransaction& t, std::uint64_t addr, std::uint64_t end,
+                           Picos jitter, Picos snoop_at) const;
+    // The snoop's answer for a read of `t` of [addr, end): asked of the caches once per
+    // attempt and remembered, so that the promise made while the bus runs ahead and the read
+    // latched at the attempt's end agree even when the CPU has since written or evicted a line.
+    MemoryPath::Snoop snoop_read(const BusTransaction& t, std::uint64_t addr, std::uint64_t end,
+                                 Picos snoop_at) const;
     // A delayed read asked for at `from`; `jitter` as above (0 for a read held in wait states).
     DelayedRead fetch(const BusTransaction& t, std::uint64_t addr, Picos from,
                       Picos jitter) const;
@@ -133,8 +138,9 @@ private:
     std::uint64_t reads_started_ = 0;  // delayed and split reads fetched, for read_jitter
     struct SnoopAnswer {  // per master: its latest attempt's snoop
         int master;
-        std::uint64_t tag, addr;
-        Picos start, hit;
+        std::uint64_t tag, addr, end;
+        Picos start;
+        MemoryPath::Snoop answer;
     };
     mutable std::vector<SnoopAnswer> snoop_answers_;
     std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;

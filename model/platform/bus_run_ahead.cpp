@@ -74,7 +74,7 @@ void BusRunAhead::check_promise(const TransactionPlan& promised) const {
     if (real.kind != p.kind || real.devsel != p.devsel ||
         real.initial_wait_clocks != p.initial_wait_clocks || real.max_bytes != p.max_bytes ||
         real.first_line_ready != p.first_line_ready || real.line_time != p.line_time ||
-        real.line_bytes != p.line_bytes)
+        real.line_bytes != p.line_bytes || real.modified != p.modified)
         throw std::logic_error(std::string(bus_.name()) + ": master " +
                                std::to_string(promised.t.master) +
                                " gets a different answer after a retry loop than the target "
@@ -192,6 +192,7 @@ void BusRunAhead::plan_data_after_loop(int master, Picos promised, const TargetO
     data.first_line_ready = promised;
     data.line_time = retry.promise.then.line_time;
     data.line_bytes = retry.promise.then.line_bytes;
+    data.modified = retry.promise.then.modified;
     // The master, parked after its repeats, asks again and starts at the loop's end.
     bus_.plan_transaction(master, ahead_loop_end_, &data, *loop_end_plan_);
     loop_end_plan_->t.request = ahead_loop_end_;

@@ -34,6 +34,11 @@ std::vector<ParamSpec> host_params() {
                "Coherent DMA: latency to the first cache line of a DMA read when a CPU cache "
                "holds that line modified (the snoop hit: implicit write-back or cache-to-bridge "
                "transfer), instead of host.memory_latency_ns. Only with cpu.cache.kib > 0."),
+        number("host.snoop_line_ns", "ns", 0, 0, 5000,
+               "Coherent DMA: how much later than the memory stream each further line of a DMA "
+               "read comes when a CPU cache holds it modified (its snoop hit's implicit "
+               "write-back crosses the CPU bus in turn); the lines after it wait behind it. 0: "
+               "as fast as memory. Only with cpu.cache.kib > 0."),
         number("host.mmio_down_ns", "ns", 100, 0, 10000,
                "CPU to the host bridge's output for a register access (posted write or "
                "read request)."),
@@ -53,6 +58,7 @@ HostConfig HostConfig::from(const Scenario& s) {
     c.write_commit_ps = ns_to_ps(s.number("host.write_commit_ns"));
     c.read_jitter_ps = ns_to_ps(s.number("host.read_jitter_ns"));
     c.snoop_hit_ps = ns_to_ps(s.number("host.snoop_hit_ns"));
+    c.snoop_line_ps = ns_to_ps(s.number("host.snoop_line_ns"));
     c.seed = static_cast<std::uint64_t>(s.integer("simulation.seed"));
     c.mmio_down_ps = ns_to_ps(s.number("host.mmio_down_ns"));
     c.mmio_up_ps = ns_to_ps(s.number("host.mmio_up_ns"));
@@ -78,14 +84,34 @@ void HostBridge::posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at)
         std::max(writes_committed_, at) + (last - first + 1) * config_.write_commit_ps;
 }
 
-Picos HostBridge::snoop_hit_time(std::uint64_t addr, Picos at) const {
-    for (const CpuCache* c : caches_)
-        if (c->modified_at(addr, at)) return config_.snoop_hit_ps;
-    return 0;
+MemoryPath::Snoop HostBridge::snoop_read(std::uint64_t addr, std::uint32_t bytes,
+                                         Picos at) const {
+    Snoop s;
+    if (caches_.empty()) return s;
+    s.further.delay = config_.snoop_line_ps;
+    const std::uint64_t line = config_.cache_line_bytes;
+    const std::uint64_t first = addr / line, last = (addr + (bytes ? bytes : 1) - 1) / line;
+    if (last - first >= ModifiedLines::kMaxLines)
+        throw std::logic_error(std::string(name()) + ": a DMA read of " + std::to_string(bytes) +
+                               " bytes, more lines than a read may cover");
+    for (std::uint64_t n = first; n <= last; ++n) {
+        bool modified = false;
+        for (const CpuCache* c : caches_) modified = modified || c->modified_at(n * line, at);
+        if (!modified) continue;
+        if (n == first) s.first = config_.snoop_hit_ps;
+        else s.further.lines.set(n - first);
+    }
+    return s;
 }
 
 void HostBridge::read_taken(std::uint64_t addr, std::uint32_t bytes, Picos at) {
-    if (snoop_hit_time(addr, at)) ++snoop_hits_;
+    Snoop s = snoop_read(addr, bytes, at);
+    const std::size_t further = s.further.lines.count();
+    snoop_hits_ += further + (s.first ? 1 : 0);
+    snoop_extra_ps_ += static_cast<double>(further) * static_cast<double>(config_.snoop_line_ps);
+    if (s.first)
+        snoop_extra_ps_ += static_cast<double>(config_.snoop_hit_ps) -
+                           static_cast<double>(config_.memory_latency_ps);
     for (CpuCache* c : caches_) c->written_back(addr, bytes, at);
 }
 

@@ -28,6 +28,7 @@ struct HostConfig {
     Picos write_commit_ps = 0;         // committing one line of a posted DMA write
     Picos read_jitter_ps = 0;          // a DMA read's extra latency is drawn from [0, this)
     Picos snoop_hit_ps = 150000;       // first line of a DMA read modified in a CPU cache
+    Picos snoop_line_ps = 0;           // each further modified line holds the stream up this long
     std::uint64_t seed = 1;            // simulation.seed, for the draws
     FaceConfig face;                   // its face on the segment below it (host.* keys too)
     static HostConfig from(const Scenario& s);
@@ -43,15 +44,21 @@ public:
     void posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) override;
     Picos read_start(Picos at) const override;
     Picos read_jitter(std::uint64_t n) const override;
-    // Coherent DMA: the CPU caches (platform/cpu_cache.h) this bridge snoops.  A DMA read's
-    // first line modified in one of them costs snoop_hit_ps instead of the memory latency; the
-    // further lines stream at the memory rate either way (the snoop of each overlaps the
-    // transfer of the one before).  A DMA write invalidates the lines it covers.
+    // Coherent DMA: the CPU caches (platform/cpu_cache.h) this bridge snoops, once for every
+    // line a DMA read touches.  A clean line comes from memory; a line modified in a CPU cache
+    // is a snoop hit, supplied by that cache's implicit write-back.  The read's first line then
+    // takes snoop_hit_ps instead of the memory latency; a further modified line holds the
+    // stream up by snoop_line_ps (the write-back of that line takes the CPU bus in its turn, and
+    // the lines are delivered in order, so the lines after it wait too).  A DMA write
+    // invalidates the lines it covers.
     void snoop(CpuCache& cache) { caches_.push_back(&cache); }
-    Picos snoop_hit_time(std::uint64_t addr, Picos at) const override;
+    Snoop snoop_read(std::uint64_t addr, std::uint32_t bytes, Picos at) const override;
     void read_taken(std::uint64_t addr, std::uint32_t bytes, Picos at) override;
-    std::uint64_t snoop_hits() const { return snoop_hits_; }  // reads whose first line hit
-    void reset_snoop_hits() { snoop_hits_ = 0; }
+    std::uint64_t snoop_hits() const { return snoop_hits_; }  // modified lines DMA reads took
+    // What the snoop hits added to the DMA reads, over memory (may be < 0: a cache faster
+    // than memory), in ps.
+    double snoop_extra_ps() const { return snoop_extra_ps_; }
+    void reset_snoop_hits() { snoop_hits_ = 0; snoop_extra_ps_ = 0; }
 
     // Where register accesses go: the face on the devices' segment, `down` after the CPU issues
     // them (this bridge's and every bridge's on the way); a read's value is back at the CPU `up`
@@ -77,6 +84,7 @@ private:
     Picos writes_committed_ = 0;  // the last posted write is in memory then
     std::vector<CpuCache*> caches_;
     std::uint64_t snoop_hits_ = 0;
+    double snoop_extra_ps_ = 0;
 };
 
 }  // namespace pcisim

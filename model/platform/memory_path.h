@@ -23,10 +23,18 @@ public:
     // The extra latency of the n-th read a face asks for (the host's seeded spread, standing
     // for other traffic in the host bridge and memory); 0 without one.
     virtual Picos read_jitter(std::uint64_t n) const = 0;
-    // Coherent DMA: the time from asking here until the line holding `addr` is back, when a CPU
-    // cache holds it modified at `at` (the snoop hit replaces the memory access); 0 when the
-    // line comes from memory (read_time) or nothing is snooped.
-    virtual Picos snoop_hit_time(std::uint64_t addr, Picos at) const { return 0; }
+    // Coherent DMA: what the snoop of the CPU caches finds for a read of [addr, addr+bytes)
+    // asked for here at `at`.  `first`: the time from asking until the read's first line is
+    // back when a CPU cache holds it modified (the snoop hit replaces the memory access; 0: it
+    // comes from memory, read_time); `further`: the later lines held modified, each arriving
+    // that much later than the memory stream and holding up the lines after it.
+    struct Snoop {
+        Picos first = 0;
+        ModifiedLines further;
+    };
+    virtual Snoop snoop_read(std::uint64_t addr, std::uint32_t bytes, Picos at) const {
+        return {};
+    }
     // A read asked for here at `at` has taken [addr, addr+bytes): the CPU caches write back the
     // lines they held modified then.
     virtual void read_taken(std::uint64_t addr, std::uint32_t bytes, Picos at) {}

@@ -46,9 +46,11 @@ void PciBridge::posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) 
 // read_time counts the way up from here, so the start is given in this bridge's time.
 Picos PciBridge::read_start(Picos at) const { return parent_.read_start(at + up_) - up_; }
 
-Picos PciBridge::snoop_hit_time(std::uint64_t addr, Picos at) const {
-    Picos hit = parent_.snoop_hit_time(addr, at + up_);
-    return hit ? up_ + hit + down_ : 0;
+// The first line's time counts the way up and back; the further lines keep their spacing.
+MemoryPath::Snoop PciBridge::snoop_read(std::uint64_t addr, std::uint32_t bytes, Picos at) const {
+    Snoop s = parent_.snoop_read(addr, bytes, at + up_);
+    if (s.first) s.first += up_ + down_;
+    return s;
 }
 
 void PciBridge::read_taken(std::uint64_t addr, std::uint32_t bytes, Picos at) {

@@ -36,7 +36,7 @@ public:
     // Writes and reads go up in order through the same queue (PCI-to-PCI Bridge 1.2, 5.2).
     void posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) override;
     Picos read_start(Picos at) const override;
-    Picos snoop_hit_time(std::uint64_t addr, Picos at) const override;
+    Snoop snoop_read(std::uint64_t addr, std::uint32_t bytes, Picos at) const override;
     void read_taken(std::uint64_t addr, std::uint32_t bytes, Picos at) override;
     Picos read_jitter(std::uint64_t n) const override { return parent_.read_jitter(n); }
     Picos upstream_latency() const { return up_; }

@@ -386,8 +386,9 @@ void PciBus::plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned 
     std::uint64_t first_line = addr / line_bytes;
     // Every line there by the first data clock (clocks are on the bus's clock grid, so a line
     // there by `first` unrounded is there by it rounded up to a clock): back to back.
-    Picos last_ready = offer.first_line_ready +
-                       ((addr + bytes - 1) / line_bytes - first_line) * offer.line_time;
+    const std::uint64_t last_line = (addr + bytes - 1) / line_bytes - first_line;
+    Picos last_ready = offer.first_line_ready + last_line * offer.line_time +
+                       offer.modified.until(last_line);
     if (last_ready <= first) {
         segments_.emplace_back(first, 0, total);
         return;
@@ -397,14 +398,18 @@ void PciBus::plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned 
     std::uint64_t aligned = addr / width * width;
     Picos clock = first;
     std::uint32_t p = 0;
+    Picos snooped = 0;  // what the modified lines up to line k add (ModifiedLines)
     for (std::uint64_t k = first_line; p < total; ++k) {
+        const std::uint64_t i = k - first_line;
+        if (i > 0 && i < ModifiedLines::kMaxLines && offer.modified.lines[i])
+            snooped += offer.modified.delay;
         std::uint64_t line_end = (k + 1) * line_bytes;
         auto p_end = addr + bytes <= line_end
                          ? total
                          : static_cast<std::uint32_t>(std::min<std::uint64_t>(
                                total, line_end > aligned ? (line_end - aligned) / width : 0));
         if (p_end <= p) continue;
-        Picos ready = offer.first_line_ready + (k - first_line) * offer.line_time;
+        Picos ready = offer.first_line_ready + i * offer.line_time + snooped;
         if (ready > clock || segments_.empty()) {
             clock = std::max(clock, align_up(ready));
             segments_.emplace_back(clock, p, 0);

@@ -174,6 +174,7 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     r["cache_misses_per_packet"] = static_cast<double>(cache_misses) / n;
     r["slab_batches_per_packet"] = static_cast<double>(slab_batches) / n;
     r["snoop_hits_per_packet"] = static_cast<double>(platform.host().snoop_hits()) / n;
+    r["snoop_extra_ns_per_packet"] = platform.host().snoop_extra_ps() / 1e3 / n;
     r["packets_queued"] = queued;
 }
 
@@ -446,8 +447,11 @@ std::vector<MetricSpec> result_metrics() {
         {"cache_misses_per_packet", "lines/packet", "All CPUs' cache misses over tx_frames."},
         {"slab_batches_per_packet", "batches/packet", "All CPUs' slab refills and flushes over "
          "tx_frames."},
-        {"snoop_hits_per_packet", "reads/packet", "DMA reads whose first line was modified in a "
-         "CPU cache (coherent DMA: host.snoop_hit_ns), over tx_frames."},
+        {"snoop_hits_per_packet", "lines/packet", "Lines DMA reads found modified in a CPU "
+         "cache (coherent DMA: host.snoop_hit_ns for a read's first line, host.snoop_line_ns "
+         "for each further one), over tx_frames."},
+        {"snoop_extra_ns_per_packet", "ns/packet", "What those snoop hits added to the DMA "
+         "reads over memory (< 0 where a cache answers faster than memory), over tx_frames."},
         {"packets_queued", "count", "Packets all drivers accepted in the window."},
         {"rx.rx_pps", "packets/s", "Received frames per second: frames the NICs wrote to "
          "host memory and wrote back (DD) in the window, at most those that arrived in it and "

@@ -20,6 +20,7 @@ struct PktgenOptions {
     std::uint64_t count = 0;        // 0 = no end
     std::uint64_t clone_skb = 0;    // 0 = a fresh skb per packet
     Picos ipg = 0;                  // pktgen's inter-packet delay
+    Picos timestamp = 0;            // CPU time to stamp each new packet (do_gettimeofday)
     bool enabled = true;            // false: the CPU only sets the NIC up
     unsigned ports = 1;             // ports transmitting at once (per NIC)
     unsigned cpus = 0;              // CPUs running pktgen; 0 = one per port
