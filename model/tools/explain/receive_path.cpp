@@ -400,7 +400,10 @@ std::string explain_receive_text(const json& x) {
     std::ostringstream o;
     o << std::fixed << std::setprecision(1);
     const json& w = x["window"];
-    o << "receive: " << w["port"].get<std::string>() << ", frames of "
+    const json& bus = x["bus"];
+    o << "receive: " << w["port"].get<std::string>() << " on " << bus["kind"].get<std::string>()
+      << " " << bus["width_bits"] << "/" << bus["clock_mhz"].get<double>() << " (B = "
+      << bus["bytes_per_s"].get<double>() / 1e6 << " MB/s), frames of "
       << x["frame_bytes"].get<double>() << " B in host memory (with CRC)\n";
     o << "window " << w["analysed_from_us"].get<double>() << " - " << w["analysed_to_us"].get<double>()
       << " us (first to last data write of " << w["port"].get<std::string>() << "): "
