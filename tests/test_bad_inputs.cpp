@@ -533,12 +533,17 @@ TEST_CASE("schema --help prints its help, not the schema") {
     CHECK(run_pcisim("schema --bogus").exit_code == 2);
 }
 
-TEST_CASE("explain on a receive-only scenario says it follows transmitted frames") {
-    CommandOutcome o = run_pcisim("explain " + pcisim::test::scenario_path("xeon-pcix-133-rx"));
+TEST_CASE("explain --direction tx on a receive-only scenario says no port transmits") {
+    CommandOutcome o = run_pcisim("explain " + pcisim::test::scenario_path("xeon-pcix-133-rx") +
+                                  " --direction tx");
     INFO(o.err);
     CHECK(o.exit_code == 2);
-    CHECK(o.err.find("pktgen.enabled is false") != std::string::npos);
+    CHECK(o.err.find("pktgen.enabled false: no port transmits") != std::string::npos);
     CHECK(o.err.find("window longer") == std::string::npos);
+    CommandOutcome bad = run_pcisim("explain " + pcisim::test::scenario_path("xeon-pcix-133-rx") +
+                                    " --direction up");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("'up' is not one of tx, rx, both") != std::string::npos);
 }
 
 TEST_CASE("explain on a scenario without a NIC says so once, not 'make the window longer'") {

@@ -2,7 +2,9 @@
 // limiter named is the one the scenario makes busiest.
 #include <catch2/catch.hpp>
 
+#include "e1000/wire_source.h"
 #include "tools/explain/critical_path.h"
+#include "tools/explain/receive_path.h"
 #include "run/recording.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
@@ -28,6 +30,36 @@ json explain_window(const std::string& name, std::vector<std::string> sets, doub
         if (port["nic"] == rec.port().nic && port["port"] == rec.port().port)
             setup.measured_pps = port["tx_pps"].get<double>();
     return explain(rec, setup);
+}
+
+// The receive side of the same: the recording's receiving port against its rx_pps; `results`
+// gets the run's results.
+json explain_receive_window(const std::string& name, std::vector<std::string> sets, double from_us,
+                            double to_us, json& results) {
+    Scenario s = Scenario::load(scenario_path(name), sets);
+    Simulation sim(s);
+    Recording rec({static_cast<Picos>(from_us * kPicosPerUs), static_cast<Picos>(to_us * kPicosPerUs)});
+    sim.attach_recorder(rec);
+    results = sim.run();
+    REQUIRE(rec.receive_port());
+    ReceiveSetup setup;
+    setup.run_rx = results["rx"];
+    const WireSourceConfig wire = WireSourceConfig::from(s);
+    unsigned k = 0;  // rx_pps_by_port: the receiving ports in the order of `ports`
+    for (const auto& port : results["ports"]) {
+        if (!wire.receives(port["port"].get<unsigned>())) continue;
+        if (port["nic"] == rec.receive_port()->nic && port["port"] == rec.receive_port()->port)
+            setup.measured_pps = results["rx"]["rx_pps_by_port"][k].get<double>();
+        ++k;
+    }
+    return explain_receive(rec, setup);
+}
+
+double part_ns(const json& parts, const std::string& step, const std::string& mechanism) {
+    double sum = 0;
+    for (const auto& p : parts)
+        if (p["step"] == step && p.value("mechanism", "") == mechanism) sum += p["ns"].get<double>();
+    return sum;
 }
 
 double sum_ns(const json& parts) {
@@ -127,4 +159,89 @@ TEST_CASE("explain follows the first port of a quad-port card on the card's bus"
     for (const auto& p : x["parts"]["nic_engine"])
         if (p["step"] == "data read" && p["mechanism"] == "data phases") data = p["ns"];
     CHECK(data > 0);
+}
+
+// 60-byte frames at the line rate on PCI-X 64/133, dropped in the driver: the wire is the
+// limit (one frame's share of the line, 84 byte times of 8 ns, per received frame), every
+// resource's parts cover the period, and the frame's data goes up as a posted write: the
+// receive engine spends no time waiting for read data on a frame's path.
+TEST_CASE("explain on a receive run: wire-limited at 60 B on PCI-X, posted writes, no misses") {
+    json results;
+    json x = explain_receive_window("xeon-pcix-133-rx", {}, 500, 1000, results);
+    INFO(x["parts"].dump(1));
+    CHECK(x["period_ns"].get<double>() == Approx(x["measured_period_ns"].get<double>()).epsilon(0.01));
+    for (const auto& [resource, parts] : x["parts"].items())
+        CHECK(sum_ns(parts) == Approx(x["period_ns"].get<double>()).epsilon(1e-9));
+    CHECK(x["limiter"] == "wire");
+    CHECK(x["resources"][0]["busy_ns_per_frame"].get<double>() == Approx(672).epsilon(0.005));
+    CHECK(x["missed"]["fifo_full"] == 0);
+    CHECK(x["missed"]["no_descriptor"] == 0);
+    // The data write: bus clocks and bus waits, no read latency.
+    const json& engine = x["parts"]["nic_rx_engine"];
+    CHECK(part_ns(engine, "data write", "data phases") > 0);
+    CHECK(part_ns(engine, "data write", "read latency (back-off, split wait: bridge and memory)") == 0);
+    CHECK(x["dma"]["data_write_ns_per_frame"].get<double>() < x["period_ns"].get<double>());
+    CHECK(x["dma"]["descriptors_per_fetch"].get<double>() > 1);
+    // The chain reaches the driver and its refill.
+    std::vector<std::string> stages;
+    for (const auto& st : x["chain"]["stages"]) stages.push_back(st["stage"]);
+    CHECK(stages.size() == 8);
+    CHECK(stages.back() == "refill and RDT write (alloc_rx_buffers)");
+}
+
+// PCI 32/33 cannot carry 60-byte frames at the line rate: the FIFO fills and frames are missed
+// with descriptors to spare.  With the recording window equal to the run's measurement window
+// the missed frames explain counts by cause are the run's rx.missed_by_cause, in proportion.
+TEST_CASE("explain on a bus-limited receive run: the misses by cause are the run's") {
+    std::vector<std::string> sets = pcisim::test::fixed_window(600, 2000);
+    sets.insert(sets.end(), {"wire_source.enabled=true", "pktgen.enabled=false"});
+    json results;
+    json x = explain_receive_window("phi-32-33-82540", sets, 2000, 2600, results);
+    INFO(x["resources"].dump(1));
+    INFO(results["rx"].dump(1));
+    CHECK(x["period_ns"].get<double>() == Approx(x["measured_period_ns"].get<double>()).epsilon(0.01));
+    for (const auto& [resource, parts] : x["parts"].items())
+        CHECK(sum_ns(parts) == Approx(x["period_ns"].get<double>()).epsilon(1e-9));
+    CHECK(x["limiter"] != "wire");
+    const json& run = results["rx"];
+    const double arrived = x["frames_arrived"].get<double>();
+    const double missed_fifo = x["missed"]["fifo_full"].get<double>();
+    REQUIRE(run["missed_by_cause"]["fifo_full"].get<double>() > 0);
+    CHECK(missed_fifo / arrived ==
+          Approx(run["missed_by_cause"]["fifo_full"].get<double>() / run["frames_arrived"].get<double>())
+              .margin(0.01));
+    CHECK(x["missed"]["no_descriptor"] == run["missed_by_cause"]["no_descriptor"]);
+    // What arrived is what was received plus what was missed, give or take the FIFO's content.
+    CHECK(arrived - missed_fifo == Approx(x["window"]["frames"].get<double>()).epsilon(0.02));
+}
+
+// A TCP stream with TSO: the stack hands the driver frames of up to 64 KB, the NIC sends
+// MSS-sized segments.  explain's s and period are the wire's frames (headers + tcp.mss), not
+// the skbs, and it says how many segments each skb became.
+TEST_CASE("explain on a TSO stream counts the segments on the wire, not the skbs") {
+    pcisim::test::TempDir dir;
+    const std::string out = dir / "explain.json";
+    REQUIRE(pcisim::test::run_pcisim("explain " + scenario_path("hp-ia64-netperf-tso") + " --json " + out)
+                .exit_code == 0);
+    const json x = json::parse(pcisim::test::slurp(out));
+    const double full = x["resolved_scenario"]["tcp"]["mss"].get<double>() + 14 + 20 + 20;
+    CHECK(x["wire_frames"]["largest_bytes"].get<double>() == full);
+    CHECK(x["packet_size"].get<double>() <= full);
+    CHECK(x["packet_size"].get<double>() > full - 100);
+    CHECK(x["period_ns"].get<double>() == Approx(x["measured_period_ns"].get<double>()).epsilon(0.01));
+    CHECK(x["tcp"]["segments_per_frame"].get<double>() > 10);
+    CHECK(!x.contains("receive"));
+}
+
+// A receive-only run through the command: its JSON is the receive side alone.
+TEST_CASE("explain --json on a receive-only run holds the receive side") {
+    pcisim::test::TempDir dir;
+    const std::string out = dir / "explain.json";
+    REQUIRE(pcisim::test::run_pcisim("explain " + scenario_path("xeon-pcix-133-rx") + " --json " + out)
+                .exit_code == 0);
+    const json x = json::parse(pcisim::test::slurp(out));
+    CHECK(x["direction"] == "rx");
+    CHECK(x["receive"]["window"]["port"] == "nic.port0.rx");
+    CHECK(x["receive"]["limiter"] == "wire");
+    CHECK(!x.contains("period_ns"));
 }

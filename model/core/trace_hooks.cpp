@@ -17,6 +17,14 @@ const char* to_string(TraceStep s) {
     case TraceStep::Timer: return "timer";
     case TraceStep::MmioRead: return "MMIO read stall";
     case TraceStep::WriteCommitWait: return "read behind posted writes";
+    case TraceStep::RxWire: return "wire (received)";
+    case TraceStep::RxFifo: return "RX FIFO";
+    case TraceStep::RxDataWrite: return "data write";
+    case TraceStep::RxMissFifoFull: return "missed (FIFO full)";
+    case TraceStep::RxMissNoDescriptor: return "missed (no descriptor)";
+    case TraceStep::RxClean: return "clean_rx_irq";
+    case TraceStep::RxFrameCleaned: return "frame cleaned";
+    case TraceStep::RxRefill: return "refill (alloc_rx_buffers, RDT)";
     }
     return "?";
 }

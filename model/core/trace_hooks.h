@@ -27,6 +27,16 @@ enum class TraceStep {
     MmioRead,          // CPU: stalled on a register read
     WriteCommitWait,   // bridge face: a DMA read waiting for the posted writes ahead of it
                        // to be committed (host.write_commit_ns), in the read's segment time
+    // The receive side (RxPort, the wire source and the receive driver); packet: the frame's
+    // number from the wire source (its payload's), -1: none.
+    RxWire,            // wire source: a frame's share of the line (gap, preamble, frame, FCS)
+    RxFifo,            // NIC: frame in the RX FIFO, last byte in to its data write's issue
+    RxDataWrite,       // NIC: the frame's posted write to its buffer, issue to crossing the bus
+    RxMissFifoFull,    // NIC: frame missed, no FIFO room (MPC) (Instant)
+    RxMissNoDescriptor,  // NIC: frame missed, no FIFO room and no descriptor (MPC, RNBC) (Instant)
+    RxClean,           // CPU: clean_rx_irq's loop over frames with DD (one poll)
+    RxFrameCleaned,    // CPU: clean_rx_irq took this frame (Instant)
+    RxRefill,          // CPU: alloc_rx_buffers, its RDT writes included
 };
 const char* to_string(TraceStep s);
 

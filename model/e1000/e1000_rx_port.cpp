@@ -6,6 +6,7 @@
 #include "core/dma_memory.h"
 #include "core/invariants.h"
 #include "core/sim_time.h"
+#include "core/trace_hooks.h"
 
 namespace pcisim::e1000 {
 
@@ -81,6 +82,8 @@ void RxPort::frame_arrived(std::uint32_t len, std::uint32_t seq) {
         ++mpc_;
         if (no_descriptor) ++stats_.missed_no_descriptor;
         else ++stats_.missed_fifo_full;
+        trace::emit(no_descriptor ? TraceStep::RxMissNoDescriptor : TraceStep::RxMissFifoFull,
+                    TracePhase::Instant, name_.c_str(), now_ps(), index_, seq, len);
         irq_.raise(kIcrRxo);
         return;
     }
@@ -88,6 +91,7 @@ void RxPort::frame_arrived(std::uint32_t len, std::uint32_t seq) {
     fifo_used_ += bytes;
     fifo_peak_ = std::max(fifo_peak_, fifo_used_);
     fifo_.push_back(f);
+    trace::emit(TraceStep::RxFifo, TracePhase::Begin, name_.c_str(), now_ps(), index_, seq, len);
     pump();
     kick();
 }
@@ -109,12 +113,16 @@ bool RxPort::next_read(ReadRequest& out) {
     fetch_ = cache_.plan_fetch();
     cache_.fetch_issued(fetch_);
     out = {ReadKind::RxDescriptors, fetch_.addr, fetch_.count * kDescriptorBytes};
+    trace::emit(TraceStep::DescriptorFetch, TracePhase::Begin, name_.c_str(), now_ps(), index_, -1,
+                out.bytes);
     ++stats_.descriptor_fetches;
     stats_.descriptors_fetched += fetch_.count;
     return true;
 }
 
-void RxPort::read_finished(const ReadRequest&) {
+void RxPort::read_finished(const ReadRequest& r) {
+    trace::emit(TraceStep::DescriptorFetch, TracePhase::End, name_.c_str(), now_ps(), index_, -1,
+                r.bytes);
     cache_.fetch_arrived(fetch_, mem_);
     pump();
 }
@@ -125,6 +133,10 @@ void RxPort::pump() {
     writing_slot_ = cache_.pop();
     writing_ = true;
     ++stats_.data_writes;
+    const Frame& f = fifo_.front();
+    trace::emit(TraceStep::RxFifo, TracePhase::End, name_.c_str(), now_ps(), index_, f.seq, f.len);
+    trace::emit(TraceStep::RxDataWrite, TracePhase::Begin, name_.c_str(), now_ps(), index_, f.seq,
+                host_bytes(f));
     bus_->write(index_, writing_slot_.desc.buffer_addr, host_bytes(fifo_.front()), kDataCookie);
 }
 
@@ -134,6 +146,8 @@ void RxPort::write_finished(std::uint64_t cookie) {
         Frame f = fifo_.front();
         fifo_.pop_front();
         std::uint32_t bytes = host_bytes(f);
+        trace::emit(TraceStep::RxDataWrite, TracePhase::End, name_.c_str(), now_ps(), index_, f.seq,
+                    bytes);
         frame_bytes_.assign(bytes, 0);
         if (bytes >= kSeqOffset + sizeof f.seq) std::memcpy(&frame_bytes_[kSeqOffset], &f.seq, sizeof f.seq);
         mem_.write(writing_slot_.desc.buffer_addr, frame_bytes_.data(), bytes);
@@ -158,6 +172,8 @@ void RxPort::write_finished(std::uint64_t cookie) {
         mem_.write(cache_.slot_addr(d.slot.index), &w, kDescriptorBytes);
     }
     std::size_t n = it->second.size();
+    // Write-backs cross the bus in the order they were posted: Begin and End pair up in order.
+    trace::emit(TraceStep::WriteBack, TracePhase::End, name_.c_str(), now_ps(), index_);
     written_back_pending_ -= static_cast<unsigned>(n);
     writebacks_.erase(it);
     delivered_ += n;
@@ -180,6 +196,8 @@ void RxPort::flush_writebacks() {
         std::uint64_t addr = cache_.slot_addr(run.front().slot.index);
         written_back_pending_ += static_cast<unsigned>(run.size());
         writebacks_[cookie] = std::move(run);
+        trace::emit(TraceStep::WriteBack, TracePhase::Begin, name_.c_str(), now_ps(), index_, -1,
+                    bytes);
         bus_->write(index_, addr, bytes, cookie);
         first = i;
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/sim_time.h"
+#include "core/trace_hooks.h"
 #include "e1000/e1000.h"
 #include "run/scenario.h"
 #include "run/schema.h"
@@ -127,10 +128,15 @@ Picos WireSource::arrival(std::uint64_t k) const {
 }
 
 void WireSource::send() {
+    const Picos now = now_ps();
+    // The frame's share of the line: the gap before it, preamble, bytes and FCS.
+    trace::emit(TraceStep::RxWire, TracePhase::Begin, name(), now - min_interval_, port_,
+                static_cast<std::int64_t>(sent_), config_.size);
+    trace::emit(TraceStep::RxWire, TracePhase::End, name(), now, port_, static_cast<std::int64_t>(sent_));
     nic_.receive_frame(port_, config_.size, static_cast<std::uint32_t>(sent_));
     ++sent_;
     if (config_.count && sent_ >= config_.count) return;
-    next_.notify(ps(arrival(sent_) - now_ps()));
+    next_.notify(ps(arrival(sent_) - now));
 }
 
 }  // namespace pcisim

@@ -38,6 +38,8 @@ public:
                unsigned port, Picos byte_time);
 
     std::uint64_t frames_sent() const { return sent_; }
+    const E1000& nic() const { return nic_; }
+    unsigned port() const { return port_; }
     // The time between frames at the line rate, and the frames per second that makes.
     Picos frame_interval() const { return min_interval_; }
 

@@ -43,12 +43,15 @@ struct DataWait {
 // The port whose steps explain follows: its NIC's module (also its master name on the bus),
 // the port's index and the CPU that runs its driver.  The Simulation sets it to its first
 // transmitting port and records that NIC's segment (a card's bus for a NIC behind a card bridge).
+// A receiving port also has the wire source that sends to it.
 struct RecordedPort {
     std::string nic = "nic";
     unsigned port = 0;
     std::string cpu = "cpu0";
+    std::string wire;  // receive: the wire source's module
     std::string port_module() const { return nic + ".port" + std::to_string(port); }
     std::string mac_module() const { return port_module() + ".mac"; }
+    std::string rx_module() const { return port_module() + ".rx"; }
 };
 
 class Recording : public TraceSink {
@@ -65,6 +68,9 @@ public:
     const TimeWindow& window() const { return window_; }
     void follow(RecordedPort port) { port_ = std::move(port); }
     const RecordedPort& port() const { return port_; }
+    // The receiving port explain follows, on the recorded segment; nullptr: none receives there.
+    void follow_receive(RecordedPort port) { receiver_ = std::move(port), receives_ = true; }
+    const RecordedPort* receive_port() const { return receives_ ? &receiver_ : nullptr; }
     const BusInfo& bus() const { return bus_; }
     const std::vector<BusTransaction>& transactions() const { return transactions_; }
     const std::vector<TraceEvent>& events() const { return events_; }
@@ -75,6 +81,8 @@ public:
 private:
     TimeWindow window_;
     RecordedPort port_;
+    RecordedPort receiver_;
+    bool receives_ = false;
     BusInfo bus_;
     const PciBus* source_ = nullptr;            // the bus being recorded
     std::vector<BusTransaction> transactions_;  // in bus order

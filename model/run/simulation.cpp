@@ -10,6 +10,7 @@
 #include "core/sim_time.h"
 #include "run/measurement.h"
 #include "run/platform.h"
+#include "e1000/wire_source.h"
 #include "run/recording.h"
 #include "run/results.h"
 #include "run/run_monitor.h"
@@ -256,8 +257,19 @@ void Simulation::attach_recorder(Recording& recording) {
         auto sends =
             std::find_if(ports.begin(), ports.end(), [](const auto& p) { return p->enabled; });
         const PortSoftware& first = sends == ports.end() ? *ports.front() : **sends;
-        recording.follow({platform.nics()[first.nic]->basename(), first.port, first.cpu.basename()});
+        recording.follow({platform.nics()[first.nic]->basename(), first.port, first.cpu.basename(), {}});
         segment = &platform.nic_segment(first.nic);
+        // The first receiving port on that segment, with the wire source that feeds it.
+        for (const auto& wire : platform.wire_sources()) {
+            auto on = std::find_if(ports.begin(), ports.end(), [&](const auto& p) {
+                return platform.nics()[p->nic].get() == &wire->nic() && p->port == wire->port();
+            });
+            if (on == ports.end() || &platform.nic_segment((*on)->nic) != segment) continue;
+            const PortSoftware& rx = **on;
+            recording.follow_receive({platform.nics()[rx.nic]->basename(), rx.port,
+                                      rx.cpu.basename(), wire->name()});
+            break;
+        }
     }
     parts_->recorder = std::make_unique<RecorderWindow>("recorder", recording, *segment);
     parts_->record_until = recording.window().to;

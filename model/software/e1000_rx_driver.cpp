@@ -1,5 +1,6 @@
 #include "software/e1000_rx_driver.h"
 
+#include "core/trace_hooks.h"
 #include "e1000/e1000_regs.h"
 #include "platform/cpu.h"
 #include "platform/host_memory.h"
@@ -106,12 +107,14 @@ unsigned E1000RxDriver::poll(unsigned quota) {
     const CpuCosts& c = cpu_.costs();
     HostMemory& mem = cpu_.memory();
     ++counters_.polls;
+    trace::emit(TraceStep::RxClean, TracePhase::Begin, cpu_.name(), cpu_.now());
     unsigned done = 0;
     unsigned i = next_to_clean_;
     while (done < quota) {
         RxDescriptor d;
         mem.read(desc_addr(i), &d, sizeof d);
         if (!(d.status & kRxStaDd)) break;
+        if (trace::sink) trace_cleaned(i, d.length);
         charge(c.clean_rx_per_packet_cycles);
         switch (options_.mode) {
         case RxMode::Drop:
@@ -135,8 +138,24 @@ unsigned E1000RxDriver::poll(unsigned quota) {
         if (++i == options_.ring_size) i = 0;
     }
     next_to_clean_ = i;
+    trace::emit(TraceStep::RxClean, TracePhase::End, cpu_.name(), cpu_.now());
+    trace::emit(TraceStep::RxRefill, TracePhase::Begin, cpu_.name(), cpu_.now());
     alloc_rx_buffers();
+    trace::emit(TraceStep::RxRefill, TracePhase::End, cpu_.name(), cpu_.now());
     return done;
+}
+
+// The frame's number for a trace, from where the wire source put it in the payload (a look at
+// the model's memory that costs the simulated CPU nothing: drop mode never reads the data).
+void E1000RxDriver::trace_cleaned(unsigned slot, std::uint32_t length) {
+    constexpr unsigned kSeqOffset = 46;  // as RxPort writes it
+    std::int64_t seq = -1;
+    if (length >= kSeqOffset + 4) {
+        std::uint32_t v = 0;
+        cpu_.memory().read(buffers_[slot].data + kSeqOffset, &v, sizeof v);
+        seq = v;
+    }
+    trace::emit(TraceStep::RxFrameCleaned, TracePhase::Instant, cpu_.name(), cpu_.now(), 0, seq, length);
 }
 
 void E1000RxDriver::free_skb(unsigned slot) {

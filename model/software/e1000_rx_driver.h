@@ -69,6 +69,7 @@ private:
     void charge(double cycles);
     void free_skb(unsigned slot);
     void forward(unsigned slot, std::uint32_t length);
+    void trace_cleaned(unsigned slot, std::uint32_t length);
     std::uint64_t desc_addr(unsigned i) const { return ring_base_ + 16ull * i; }
 
     Cpu& cpu_;

@@ -10,8 +10,10 @@
 #include "tools/output/output_file.h"
 #include "tools/explain/critical_path.h"
 #include "tools/explain/host_data.h"
+#include "tools/explain/receive_path.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
+#include "e1000/wire_source.h"
 #include "software/pktgen.h"
 
 namespace po = boost::program_options;
@@ -20,20 +22,74 @@ namespace pcisim::cli {
 
 namespace {
 constexpr double kDefaultWindowUs = 1000;  // from the end of the warm-up
+// A TCP stream sends in bursts of a window (a TSO frame is some 20 segments at once): a 1 ms
+// window's mean can miss the run's rate by 10 %, a 10 ms one is within 0.1 %.
+constexpr double kTcpWindowUs = 10000;
+
+// The transmit side: the followed port's frames, their mean size as s (pktgen: packet.size; a
+// TCP stream: the segments on the wire, not the skbs the stack hands down).
+nlohmann::json explain_transmit(const Scenario& s, const Recording& rec, const nlohmann::json& results) {
+    ExplainSetup setup;
+    setup.packet_size = static_cast<double>(PktgenOptions::from(s).size);
+    setup.wire_frames = s.text("workload.kind") == "tcp_stream";
+    // The recording follows the first transmitting port (Recording::port()): its rate.
+    for (const auto& port : results["ports"])
+        if (port["nic"] == rec.port().nic && port["port"] == rec.port().port)
+            setup.measured_pps = port["tx_pps"].get<double>();
+    nlohmann::json x = pcisim::explain(rec, setup);
+    nlohmann::json host_data = host_data_costs(s, results);
+    if (!host_data.is_null()) x["host_data"] = host_data;
+    x["run"] = {{"tx_pps", results.value("tx_pps", 0.0)},
+                {"wire_limit_pps", results.value("wire_limit_pps", 0.0)},
+                {"window_us", results["window_us"]}};
+    if (setup.wire_frames && results.contains("tcp")) {
+        const nlohmann::json& tcp = results["tcp"];
+        double skbs = tcp["frames_to_driver"].get<double>();
+        x["tcp"] = {{"tso", s.boolean("driver.tso")},
+                    {"segments", tcp["segments"]},
+                    {"frames_to_driver", tcp["frames_to_driver"]},
+                    {"segments_per_frame", skbs > 0 ? tcp["segments"].get<double>() / skbs : 0.0}};
+    }
+    return x;
+}
+
+// The receive side: the first receiving port on the recorded segment, against its rx_pps.
+nlohmann::json explain_receive_side(const Scenario& s, const Recording& rec,
+                                    const nlohmann::json& results) {
+    ReceiveSetup setup;
+    const RecordedPort* rx = rec.receive_port();
+    if (!rx) throw std::runtime_error("no port receives on the bus segment explain records");
+    if (results.contains("rx")) {
+        setup.run_rx = results["rx"];
+        // rx_pps_by_port lists the receiving ports in the order of `ports`.
+        const WireSourceConfig wire = WireSourceConfig::from(s);
+        unsigned k = 0;
+        for (const auto& port : results["ports"]) {
+            if (!wire.receives(port["port"].get<unsigned>())) continue;
+            if (port["nic"] == rx->nic && port["port"] == rx->port)
+                setup.measured_pps = results["rx"]["rx_pps_by_port"][k].get<double>();
+            ++k;
+        }
+    }
+    return explain_receive(rec, setup);
+}
 }
 
 int explain(const Args& args) {
-    std::string file, json_out;
+    std::string file, json_out, direction = "both";
     std::vector<std::string> sets;
     RecordingOptions recording;
     po::options_description opts(
         "pcisim explain SCENARIO [--set KEY=VALUE ...] [--json OUT] [--window START_US:END_US] "
-        "[--vcd FILE] [--trace FILE]");
+        "[--vcd FILE] [--trace FILE] [--direction tx|rx|both]");
     opts.add_options()("help,h", "this help")(
         "set", po::value<std::vector<std::string>>(&sets)->composing(),
         "override a scenario key: --set packet.size=300")(
         "json", po::value<std::string>(&json_out),
-        "write the explanation as JSON to this file ('-': to stdout, the text then to stderr)");
+        "write the explanation as JSON to this file ('-': to stdout, the text then to stderr)")(
+        "direction", po::value<std::string>(&direction),
+        "tx: the transmitted frames, rx: the received frames, both (the default): each "
+        "direction the run has");
     recording.add_to(opts);
     opts.add_options()("scenario", po::value<std::string>(&file), "scenario JSON file");
     po::positional_options_description pos;
@@ -43,8 +99,8 @@ int explain(const Args& args) {
         po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
         if (vm.count("help")) {
             std::cout << opts << "\n"
-                      << "The window (default: " << kDefaultWindowUs
-                      << " us from the end of the warm-up) is analysed and, with --vcd or\n"
+                      << "The window (default: " << kDefaultWindowUs << " us, a TCP stream "
+                      << kTcpWindowUs << " us, from the end of the warm-up) is analysed and,\nwith --vcd or "
                          "--trace, also written out.\n";
             return 0;
         }
@@ -59,7 +115,8 @@ int explain(const Args& args) {
     std::unique_ptr<Recording> rec;
     try {
         s = std::make_unique<Scenario>(Scenario::load(file, sets));
-        rec = std::make_unique<Recording>(recording.resolve(*s, kDefaultWindowUs));
+        const bool tcp = s->text("workload.kind") == "tcp_stream";
+        rec = std::make_unique<Recording>(recording.resolve(*s, tcp ? kTcpWindowUs : kDefaultWindowUs));
     } catch (const ScenarioError& e) {
         return report_scenario_error(e);
     } catch (const std::invalid_argument& e) {
@@ -73,41 +130,52 @@ int explain(const Args& args) {
                      "scenario needs one\n";
         return 2;
     }
-    // It follows transmitted frames; a receive-only run has none (its figures are under rx.*).
-    if (!s->boolean("pktgen.enabled")) {
-        std::cerr << "pcisim explain: " << file
-                  << ": pktgen.enabled is false; explain follows the frames a port transmits, so "
-                     "the scenario needs pktgen (a receive-only run's figures are rx.* in `pcisim "
-                     "run --json`)\n";
+    // Transmitted frames come from pktgen or the TCP sender, received ones from the wire source.
+    if (direction != "tx" && direction != "rx" && direction != "both") {
+        std::cerr << "pcisim explain: --direction: '" << direction
+                  << "' is not one of tx, rx, both\n";
         return 2;
     }
+    const bool transmits = s->boolean("pktgen.enabled"), receives = s->boolean("wire_source.enabled");
+    if (!transmits && !receives) {
+        std::cerr << "pcisim explain: " << file
+                  << ": pktgen.enabled and wire_source.enabled are false; explain follows the "
+                     "frames a port transmits or receives, so the scenario needs one of them\n";
+        return 2;
+    }
+    if ((direction == "tx" && !transmits) || (direction == "rx" && !receives)) {
+        std::cerr << "pcisim explain: --direction " << direction << ": " << file << " has "
+                  << (direction == "tx" ? "pktgen.enabled false: no port transmits"
+                                        : "wire_source.enabled false: no port receives")
+                  << "; expected --direction " << (direction == "tx" ? "rx" : "tx") << " or both\n";
+        return 2;
+    }
+    const bool explain_tx = transmits && direction != "rx";
+    const bool explain_rx = receives && direction != "tx";
     nlohmann::json x;
     try {
         Simulation sim(*s);
         sim.attach_recorder(*rec);
         nlohmann::json results = sim.run();
-        ExplainSetup setup;
-        const PktgenOptions traffic = PktgenOptions::from(*s);
-        setup.packet_size = static_cast<double>(traffic.size);
-        // The recording follows the first transmitting port (Recording::port()): its rate.
-        for (const auto& port : results["ports"])
-            if (port["nic"] == rec->port().nic && port["port"] == rec->port().port)
-                setup.measured_pps = port["tx_pps"].get<double>();
-        x = pcisim::explain(*rec, setup);
+        if (explain_tx) {
+            x = explain_transmit(*s, *rec, results);
+        } else {
+            x = {{"direction", "rx"}};
+        }
+        if (explain_rx) x["receive"] = explain_receive_side(*s, *rec, results);
         x["scenario"] = s->text("name");
         x["resolved_scenario"] = s->resolved();
         x["provenance"] = provenance();
-        nlohmann::json host_data = host_data_costs(*s, results);
-        if (!host_data.is_null()) x["host_data"] = host_data;
-        x["run"] = {{"tx_pps", results.value("tx_pps", 0.0)},
-                    {"wire_limit_pps", results.value("wire_limit_pps", 0.0)},
-                    {"window_us", results["window_us"]}};
         if (!recording.write_views(*rec, "explain")) return 1;
     } catch (const std::exception& e) {
         std::cerr << "pcisim explain: " << e.what() << "\n";
         return 1;
     }
-    output::report_stream(json_out) << "scenario " << x["scenario"].get<std::string>() << "\n" << explain_text(x);
+    std::ostream& report = output::report_stream(json_out);
+    report << "scenario " << x["scenario"].get<std::string>() << "\n";
+    if (explain_tx) report << explain_text(x);
+    if (explain_tx && explain_rx) report << "\n";
+    if (explain_rx) report << explain_receive_text(x["receive"]);
     if (!json_out.empty()) {
         try {
             output::write_output(json_out, output::json_text(x, 2, json_out) + "\n");

@@ -1,6 +1,7 @@
 #include "tools/explain/critical_path.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <iomanip>
 #include <map>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "tools/explain/interval_sweep.h"
 #include "tools/explain/step_intervals.h"
 
 namespace pcisim {
@@ -15,42 +17,6 @@ namespace pcisim {
 using nlohmann::json;
 
 namespace {
-
-struct Span {
-    Picos start, end;
-    int channel;
-};
-struct Segment {
-    Picos start, end;
-    int label;
-};
-
-// Cuts [a, b) at every span edge and labels each piece by the spans active over it
-// (`classify` gets the count of active spans per channel); equal neighbours are merged.
-std::vector<Segment> sweep(const std::vector<Span>& spans, int channels, Picos a, Picos b,
-                           const std::function<int(const std::vector<int>&)>& classify) {
-    std::vector<std::tuple<Picos, int, int>> edges;  // time, +1/-1, channel
-    for (const auto& s : spans) {
-        if (s.end <= s.start) continue;
-        edges.emplace_back(s.start, +1, s.channel);
-        edges.emplace_back(s.end, -1, s.channel);
-    }
-    std::sort(edges.begin(), edges.end());
-    std::vector<int> active(channels, 0);
-    std::size_t i = 0;
-    auto apply = [&] { active[std::get<2>(edges[i])] += std::get<1>(edges[i]); ++i; };
-    while (i < edges.size() && std::get<0>(edges[i]) <= a) apply();
-    std::vector<Segment> out;
-    for (Picos t = a; t < b;) {
-        Picos next = i < edges.size() ? std::min(std::get<0>(edges[i]), b) : b;
-        int label = classify(active);
-        if (!out.empty() && out.back().label == label) out.back().end = next;
-        else out.push_back({t, next, label});
-        t = next;
-        while (i < edges.size() && std::get<0>(edges[i]) <= t) apply();
-    }
-    return out;
-}
 
 // --- NIC DMA engine --------------------------------------------------------------------
 // Channels: the engine's steps in priority order (the read slot first: while a read is in
@@ -187,20 +153,7 @@ std::vector<Span> module_spans(const std::vector<StepInterval>& steps, const std
     return spans;
 }
 
-int first_active(const std::vector<int>& on) {
-    for (std::size_t c = 0; c < on.size(); ++c)
-        if (on[c]) return static_cast<int>(c);
-    return static_cast<int>(on.size());
-}
-
 double ns(Picos t) { return static_cast<double>(t) * 1e-3; }
-
-// Per-packet totals of each label, in label order.
-std::map<int, Picos> totals(const std::vector<Segment>& segments) {
-    std::map<int, Picos> sum;
-    for (const auto& s : segments) sum[s.label] += s.end - s.start;
-    return sum;
-}
 
 std::string transaction_text(const BusTransaction& t, const BusInfo& bus) {
     std::ostringstream o;
@@ -228,9 +181,10 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
 
     // The analysed span: the followed port's wire ends, first to last.
     std::vector<std::pair<Picos, std::int64_t>> ends;
+    std::vector<double> wire_bytes;  // of those frames, in recording order
     for (const auto& s : steps)
         if (s.module == mac && s.step == TraceStep::Wire && s.end < rec.window().to)
-            ends.emplace_back(s.end, s.packet);
+            ends.emplace_back(s.end, s.packet), wire_bytes.push_back(s.bytes);
     std::sort(ends.begin(), ends.end());
     if (ends.size() < 3)
         throw std::runtime_error("only " + std::to_string(ends.size()) +
@@ -239,6 +193,14 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     const double n = static_cast<double>(ends.size() - 1);
     const double period = ns(b - a) / n;
     auto per_packet = [&](Picos total) { return ns(total) / n; };
+    // s: the packet size, or the mean frame on the wire (the span's frames after the first,
+    // whose ends bound it) when one packet becomes several frames.
+    double packet_size = setup.packet_size;
+    if (setup.wire_frames) {
+        double sum = 0;
+        for (const auto& bytes : wire_bytes) sum += bytes;
+        packet_size = (sum - wire_bytes.front()) / n;
+    }
 
     json parts_of;  // resource -> parts
     // NIC DMA engine.
@@ -268,7 +230,7 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
         if (by_mechanism[m] == 0) continue;
         double bt = byte_times(per_packet(by_mechanism[m]));
         std::string what = kMechanismNames[m];
-        if (m == mData) bt -= setup.packet_size, what = "data phases beyond s (descriptors, write-backs, alignment)";
+        if (m == mData) bt -= packet_size, what = "data phases beyond s (descriptors, write-backs, alignment)";
         engine_k.push_back({{"mechanism", what}, {"byte_times", bt}});
     }
 
@@ -312,6 +274,19 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     // The engine mostly waiting for FIFO room while the wire is not saturated: the FIFO is too
     // small to keep the wire busy (store-and-forward).
     if (limiter != "wire" && fifo > (b - a) / 2) limiter = "fifo", limiter_name = "TX FIFO room";
+    // A TCP sender also waits for its window (ACKs): then no resource is saturated.
+    json wire_frames;
+    if (setup.wire_frames) {
+        double largest = *std::max_element(wire_bytes.begin() + 1, wire_bytes.end());
+        double busiest = static_cast<double>(resources[0].busy) / static_cast<double>(b - a);
+        wire_frames = {{"mean_bytes", packet_size}, {"largest_bytes", largest},
+                       {"busiest_fraction", busiest}};
+        if (busiest < 0.95)
+            wire_frames["limiter_note"] =
+                "no resource is saturated: the busiest is idle " +
+                std::to_string(static_cast<int>(std::lround(100 * (1 - busiest)))) +
+                " % of the time, the sender waiting for its window (the receiver's ACKs)";
+    }
     json res = json::array();
     for (const auto& r : resources)
         res.push_back({{"resource", r.key}, {"name", r.name}, {"busy_ns_per_packet", per_packet(r.busy)},
@@ -326,7 +301,7 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
         k_parts = json::array();
         for (const auto& p : parts_of[decomposed])
             k_parts.push_back({{"mechanism", p["step"]}, {"byte_times", p["byte_times"]}});
-        k_parts.push_back({{"mechanism", "minus s (the packet's own bytes)"}, {"byte_times", -setup.packet_size}});
+        k_parts.push_back({{"mechanism", "minus s (the packet's own bytes)"}, {"byte_times", -packet_size}});
     }
 
     // A representative packet: the middle frame; one engine period from its first data read.
@@ -362,17 +337,17 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
 
     double measured = setup.measured_pps > 0 ? 1e9 / setup.measured_pps : 0;
     double period_bt = byte_times(period);
-    return {
+    json out = {
         {"bus", {{"kind", bus.kind == BusKind::Pci ? "pci" : "pcix"}, {"width_bits", bus.width_bits},
                  {"clock_mhz", bus.clock_mhz}, {"bytes_per_s", B}, {"byte_time_ns", 1e9 / B}}},
-        {"packet_size", setup.packet_size},
+        {"packet_size", packet_size},
         {"window", {{"from_us", ns(rec.window().from) / 1000}, {"to_us", ns(rec.window().to) / 1000},
                     {"analysed_from_us", ns(a) / 1000}, {"analysed_to_us", ns(b) / 1000},
                     {"packets", ends.size() - 1}, {"port", nic_port}}},
         {"period_ns", period},
         {"measured_period_ns", measured},
         {"period_byte_times", period_bt},
-        {"k_byte_times", period_bt - setup.packet_size},
+        {"k_byte_times", period_bt - packet_size},
         {"limiter", limiter},
         {"limiter_name", limiter_name},
         {"next_bottleneck", resources[1].busy ? resources[1].key : "none"},
@@ -385,6 +360,8 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
         {"timeline", {{"packet", packet}, {"start_us", ns(t0) / 1000}, {"period_ns", ns(t1 - t0)},
                       {"entries", entries}}},
     };
+    if (!wire_frames.is_null()) out["wire_frames"] = wire_frames;
+    return out;
 }
 
 std::string explain_text(const json& x) {
@@ -402,7 +379,20 @@ std::string explain_text(const json& x) {
       << w["packets"] << " packets\n";
     o << "period " << x["period_ns"].get<double>() << " ns per packet (run: 1/its tx_pps = "
       << x["measured_period_ns"].get<double>() << " ns) = " << x["period_byte_times"].get<double>()
-      << " byte-times = s + k, k = " << x["k_byte_times"].get<double>() << "\n\n";
+      << " byte-times = s + k, k = " << x["k_byte_times"].get<double>() << "\n";
+    if (x.contains("tcp")) {
+        const json& t = x["tcp"];
+        o << "TCP stream: packets are frames on the wire, s their mean size; the run's "
+          << t["segments"] << " segments came from " << t["frames_to_driver"]
+          << " frames the stack handed the driver, " << std::setprecision(2)
+          << t["segments_per_frame"].get<double>() << std::setprecision(1) << " segments per frame"
+          << (t["tso"].get<bool>() ? " (TSO: the NIC cuts each frame of up to 64 KB into MSS-sized segments)"
+                                   : " (TSO off: one segment each)")
+          << ";\n"
+          << "frames in the window: mean " << x["wire_frames"]["mean_bytes"].get<double>()
+          << " B, largest " << x["wire_frames"]["largest_bytes"].get<double>() << " B\n";
+    }
+    o << "\n";
 
     o << "resources, busy per packet:\n";
     for (const auto& r : x["resources"]) {
@@ -413,8 +403,10 @@ std::string explain_text(const json& x) {
         else o << r["pps_if_alone"].get<double>() << " pps\n";
         o << std::setprecision(1);
     }
-    o << "limited by: " << x["limiter_name"].get<std::string>()
-      << "\nnext bottleneck: " << x["next_bottleneck_name"].get<std::string>() << "\n\n";
+    o << "limited by: " << x["limiter_name"].get<std::string>();
+    if (x.contains("wire_frames") && x["wire_frames"].contains("limiter_note"))
+        o << "; " << x["wire_frames"]["limiter_note"].get<std::string>();
+    o << "\nnext bottleneck: " << x["next_bottleneck_name"].get<std::string>() << "\n\n";
 
     const json& d = x["decomposition"];
     o << "one period, decomposed (" << d["resource"].get<std::string>() << "), per packet:\n";

@@ -30,6 +30,8 @@ namespace pcisim {
 struct ExplainSetup {
     double packet_size = 60;   // s, bytes (frame without FCS)
     double measured_pps = 0;   // the run's tx_pps of the port the recording follows
+    // s from the frames on the wire (their mean size): a TCP stream's skbs leave as segments.
+    bool wire_frames = false;
 };
 
 // Throws std::runtime_error when the window holds too few frames to measure a period.

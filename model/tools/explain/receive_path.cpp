@@ -1,0 +1,467 @@
+#include "tools/explain/receive_path.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "tools/explain/interval_sweep.h"
+#include "tools/explain/step_intervals.h"
+
+namespace pcisim {
+
+using nlohmann::json;
+
+namespace {
+
+double ns(Picos t) { return static_cast<double>(t) * 1e-3; }
+
+// --- NIC receive DMA engine ------------------------------------------------------------
+// Channels: the receive steps in priority order, then the NIC's bus activity (writes and
+// reads apart, six parts each), another master's, and the NIC requesting the bus.
+enum RxChannel {
+    kData, kWriteBack, kFetch, kHeld,
+    kWriteParts, kReadParts = kWriteParts + 6,  // address, decode, data, turnaround, retry, split
+    kOtherMaster = kReadParts + 6, kRequestingWrite, kRequestingRead, kRxChannels
+};
+constexpr int kIdle = kHeld + 1;
+const char* const kSteps[] = {"data write", "write-back", "descriptor fetch",
+                              "frame in FIFO, no descriptor", "idle"};
+enum Mechanism {
+    mAddress, mDecode, mData, mTurnaround, mRetry, mSplit, mOtherMaster, mArbitration, mQueued,
+    mReadLatency, mNoDescriptor, mIdle, kMechanisms
+};
+const char* const kMechanismNames[] = {
+    "address/attribute phases",
+    "DEVSEL, turnaround, wait states",
+    "data phases",
+    "turnaround",
+    "retry attempts",
+    "split response",
+    "bus held by another master (or this NIC's transmit DMA)",
+    "arbitration (REQ# to FRAME#)",
+    "posted, queued in the NIC's bus interface",
+    "read latency (back-off, split wait: bridge and memory)",
+    "waiting for the descriptor cache (fetch not yet in)",
+    "no frame in the FIFO (waiting for the wire)",
+};
+
+int active_part(const std::vector<int>& on, int first) {
+    for (int c = first; c < first + 6; ++c)
+        if (on[c]) return c - first;
+    return -1;
+}
+
+int engine_label(const std::vector<int>& on) {
+    int step = kIdle;
+    for (int s = kData; s <= kHeld; ++s)
+        if (on[s]) { step = s; break; }
+    // The NIC's writes serve the data write in flight, else the write-back; its reads the fetch.
+    if (int part = active_part(on, kWriteParts); part >= 0) {
+        if (on[kData]) return kData * kMechanisms + part;
+        if (on[kWriteBack]) return kWriteBack * kMechanisms + part;
+        return step * kMechanisms + mOtherMaster;  // the transmit side's write-back
+    }
+    if (int part = active_part(on, kReadParts); part >= 0) {
+        if (on[kFetch]) return kFetch * kMechanisms + part;
+        return step * kMechanisms + mOtherMaster;  // the transmit side's reads
+    }
+    int mech;
+    switch (step) {
+    case kData:
+    case kWriteBack:
+        mech = on[kRequestingWrite] ? (on[kOtherMaster] ? mOtherMaster : mArbitration) : mQueued;
+        break;
+    case kFetch:
+        mech = on[kRequestingRead] ? (on[kOtherMaster] ? mOtherMaster : mArbitration) : mReadLatency;
+        break;
+    case kHeld: mech = mNoDescriptor; break;
+    default: mech = mIdle;
+    }
+    return step * kMechanisms + mech;
+}
+
+std::vector<Span> engine_spans(const Recording& rec, const std::vector<StepInterval>& steps,
+                               const std::string& rx_module) {
+    std::vector<Span> spans;
+    for (const auto& s : steps) {
+        if (s.module != rx_module || s.instant) continue;
+        switch (s.step) {
+        case TraceStep::RxDataWrite: spans.push_back({s.start, s.end, kData}); break;
+        case TraceStep::WriteBack: spans.push_back({s.start, s.end, kWriteBack}); break;
+        case TraceStep::DescriptorFetch: spans.push_back({s.start, s.end, kFetch}); break;
+        case TraceStep::RxFifo: spans.push_back({s.start, s.end, kHeld}); break;
+        default: break;
+        }
+    }
+    const BusInfo& bus = rec.bus();
+    auto it = std::find(bus.masters.begin(), bus.masters.end(), rec.receive_port()->nic);
+    int nic = it == bus.masters.end() ? -1 : static_cast<int>(it - bus.masters.begin());
+    const Picos clk = bus.period;
+    auto is_nic = [nic](const BusTransaction& t) { return t.master == nic || t.requester == nic; };
+    for (const auto& w : rec.data_waits()) {
+        const BusTransaction& t = rec.transactions()[w.transaction];
+        if (is_nic(t))
+            spans.push_back({w.start, w.end, (t.command == BusCommand::MemWrite ? kWriteParts : kReadParts) + mDecode});
+    }
+    for (const auto& t : rec.transactions()) {
+        if (!is_nic(t)) {
+            spans.push_back({t.start, t.end, kOtherMaster});
+            continue;
+        }
+        bool write = t.command == BusCommand::MemWrite;
+        int parts = write ? kWriteParts : kReadParts;
+        if (t.master == nic) spans.push_back({t.request, t.start, write ? kRequestingWrite : kRequestingRead});
+        if (t.termination == Termination::Retry) {
+            spans.push_back({t.start, t.end, parts + mRetry});
+        } else if (t.termination == Termination::SplitResponse) {
+            spans.push_back({t.start, t.end, parts + mSplit});
+        } else {
+            Picos addressed = t.start + (bus.kind == BusKind::PciX ? 2 : 1) * clk;
+            Picos last = t.end - bus.turnaround_clocks * clk;
+            spans.push_back({t.start, addressed, parts + mAddress});
+            spans.push_back({addressed, t.data_start, parts + mDecode});
+            spans.push_back({t.data_start, last, parts + mData});
+            spans.push_back({last, t.end, parts + mTurnaround});
+        }
+    }
+    return spans;
+}
+
+// --- CPU and wire ------------------------------------------------------------------------
+const std::vector<TraceStep> kCpuOrder = {TraceStep::MmioRead, TraceStep::RxRefill,
+                                          TraceStep::RxClean, TraceStep::InterruptHandler,
+                                          TraceStep::Timer, TraceStep::Xmit};
+const char* const kCpuParts[] = {"register-read stall (ICR, STATUS)",
+                                 "refill (alloc_rx_buffers, RDT writes)",
+                                 "clean_rx_irq (frames with DD)",
+                                 "rest of the interrupt handler (entry/exit, poll, mask)",
+                                 "timer",
+                                 "xmit (pktgen, driver)",
+                                 "waiting"};
+// A frame's share of the line (gap, preamble, frame, FCS), by what became of it.
+const char* const kWireParts[] = {"frames received", "frames missed (FIFO full)",
+                                  "frames missed (no descriptor)",
+                                  "frames still in the NIC when the span ends", "idle"};
+enum WirePart { wReceived, wMissedFifo, wMissedDescriptor, wStillIn, wIdle };
+
+std::vector<Span> module_spans(const std::vector<StepInterval>& steps, const std::string& module,
+                               const std::vector<TraceStep>& order) {
+    std::vector<Span> spans;
+    for (const auto& s : steps) {
+        if (s.module != module || s.instant) continue;
+        auto it = std::find(order.begin(), order.end(), s.step);
+        if (it != order.end()) spans.push_back({s.start, s.end, static_cast<int>(it - order.begin())});
+    }
+    return spans;
+}
+
+std::string transaction_text(const BusTransaction& t, const BusInfo& bus) {
+    std::ostringstream o;
+    o << bus.masters.at(t.master) << " "
+      << (t.command == BusCommand::MemRead ? "read" : t.command == BusCommand::MemWrite ? "write" : "split completion")
+      << " " << to_string(t.termination);
+    if (t.bytes_done) o << ", " << t.bytes_done << " B";
+    o << ": " << (t.end - t.start) / bus.period << " clocks";
+    return o.str();
+}
+
+}  // namespace
+
+json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
+    const RecordedPort* who = rec.receive_port();
+    if (!who) throw std::runtime_error("no port receives on the recorded bus segment");
+    const std::vector<StepInterval> steps = step_intervals(rec);
+    const BusInfo& bus = rec.bus();
+    const double B = bus.bytes_per_s();
+    auto byte_times = [&](double ns_value) { return ns_value * B / 1e9; };
+    const std::string rx = who->rx_module();
+
+    // The analysed span: the port's data writes crossing the bus, first to last.
+    std::vector<std::pair<Picos, std::int64_t>> ends;
+    double frame_bytes = 0;
+    for (const auto& s : steps)
+        if (s.module == rx && s.step == TraceStep::RxDataWrite && s.end < rec.window().to &&
+            s.start > rec.window().from) {
+            ends.emplace_back(s.end, s.packet);
+            frame_bytes += s.bytes;
+        }
+    std::sort(ends.begin(), ends.end());
+    if (ends.size() < 3)
+        throw std::runtime_error("only " + std::to_string(ends.size()) + " frames reached host memory from " +
+                                 rx + " in the window; make the window longer");
+    frame_bytes /= static_cast<double>(ends.size());
+    const Picos a = ends.front().first, b = ends.back().first;
+    const double n = static_cast<double>(ends.size() - 1);
+    const double period = ns(b - a) / n;
+    auto per_frame = [&](Picos total) { return ns(total) / n; };
+
+    // What arrived and what was missed in the span, by cause (MPC; RNBC when no descriptor).
+    std::uint64_t arrived = 0, missed_fifo = 0, missed_descriptor = 0;
+    for (const auto& s : steps) {
+        bool in = s.end > a && s.end <= b;
+        if (!in) continue;
+        if (s.module == who->wire && s.step == TraceStep::RxWire) ++arrived;
+        if (s.module == rx && s.step == TraceStep::RxMissFifoFull) ++missed_fifo;
+        if (s.module == rx && s.step == TraceStep::RxMissNoDescriptor) ++missed_descriptor;
+    }
+
+    json parts_of;
+    // NIC receive DMA engine.
+    auto engine = totals(sweep(engine_spans(rec, steps, rx), kRxChannels, a, b, engine_label));
+    json engine_parts = json::array();
+    Picos engine_idle = 0;
+    std::vector<Picos> step_total(kIdle + 1, 0);
+    for (int step : std::initializer_list<int>{kHeld, kData, kWriteBack, kFetch, kIdle}) {  // the order of one frame
+        for (int m = 0; m < kMechanisms; ++m) {
+            auto it = engine.find(step * kMechanisms + m);
+            if (it == engine.end()) continue;
+            step_total[step] += it->second;
+            if (step == kIdle) engine_idle += it->second;
+            double v = per_frame(it->second);
+            engine_parts.push_back({{"step", kSteps[step]}, {"mechanism", kMechanismNames[m]},
+                                    {"ns", v}, {"byte_times", byte_times(v)}});
+        }
+    }
+    parts_of["nic_rx_engine"] = engine_parts;
+
+    auto simple = [&](const std::string& module, const std::vector<TraceStep>& order,
+                      const char* const* names) {
+        auto segments = sweep(module_spans(steps, module, order), static_cast<int>(order.size()), a,
+                              b, first_active);
+        json parts = json::array();
+        Picos none = 0;
+        for (const auto& [label, total] : totals(segments)) {
+            double v = per_frame(total);
+            parts.push_back({{"step", names[label]}, {"ns", v}, {"byte_times", byte_times(v)}});
+            if (label == static_cast<int>(order.size())) none = total;
+        }
+        return std::make_pair(parts, none);
+    };
+    auto [cpu_parts, cpu_waiting] = simple(who->cpu, kCpuOrder, kCpuParts);
+    // The wire: only the received frames' share is time the wire spent on the rate.
+    std::map<std::int64_t, int> missed_as;
+    for (const auto& s : steps)
+        if (s.module == rx && s.step == TraceStep::RxMissFifoFull) missed_as[s.packet] = wMissedFifo;
+        else if (s.module == rx && s.step == TraceStep::RxMissNoDescriptor) missed_as[s.packet] = wMissedDescriptor;
+    std::set<std::int64_t> delivered;  // by the span's end
+    for (const auto& [end, packet] : ends) delivered.insert(packet);
+    std::vector<Span> wire_spans;
+    for (const auto& s : steps)
+        if (s.module == who->wire && s.step == TraceStep::RxWire) {
+            auto it = missed_as.find(s.packet);
+            int part = it != missed_as.end() ? it->second : delivered.count(s.packet) ? wReceived : wStillIn;
+            wire_spans.push_back({s.start, s.end, part});
+        }
+    json wire_parts = json::array();
+    for (const auto& [label, total] : totals(sweep(wire_spans, wIdle, a, b, first_active))) {
+        double v = per_frame(total);
+        wire_parts.push_back({{"step", kWireParts[label]}, {"ns", v}, {"byte_times", byte_times(v)}});
+    }
+    // Busy: each received frame's share of the line, whenever it arrived (a frame delivered in
+    // the span may have waited in the FIFO since before it).
+    Picos share_sum = 0;
+    std::size_t shares = 0;
+    for (const auto& w : wire_spans)
+        if (w.start > rec.window().from) share_sum += w.end - w.start, ++shares;
+    const Picos wire_received =
+        shares ? static_cast<Picos>(std::llround(static_cast<double>(share_sum) / static_cast<double>(shares) * n)) : 0;
+    parts_of["cpu"] = cpu_parts;
+    parts_of["wire"] = wire_parts;
+
+    std::vector<Span> all_bus;
+    for (const auto& t : rec.transactions()) all_bus.push_back({t.start, t.end, 0});
+    Picos bus_busy = 0;
+    for (const auto& s : sweep(all_bus, 1, a, b, first_active))
+        if (s.label == 0) bus_busy += s.end - s.start;
+
+    struct Resource { std::string key, name; Picos busy; };
+    std::vector<Resource> resources = {
+        {"wire", "wire (the received frames)", wire_received},
+        {"nic_rx_engine", "NIC receive DMA engine", (b - a) - engine_idle - step_total[kHeld]},
+        {"cpu", "CPU (receive path and all else it runs)", (b - a) - cpu_waiting},
+        {"bus", "bus bandwidth (all masters)", bus_busy},
+    };
+    std::stable_sort(resources.begin(), resources.end(),
+                     [](const Resource& x, const Resource& y) { return x.busy > y.busy; });
+    std::string limiter = resources[0].key, limiter_name = resources[0].name;
+    // Frames mostly held in the FIFO for want of a descriptor while the wire is not saturated:
+    // the driver's refill sets the pace (the receive side's counterpart of a TX FIFO limit).
+    if (limiter != "wire" && step_total[kHeld] > (b - a) / 2)
+        limiter = "descriptors", limiter_name = "receive descriptors (the driver's refill: RDT)";
+    json res = json::array();
+    for (const auto& r : resources)
+        res.push_back({{"resource", r.key}, {"name", r.name}, {"busy_ns_per_frame", per_frame(r.busy)},
+                       {"busy_fraction", static_cast<double>(r.busy) / static_cast<double>(b - a)},
+                       {"fps_if_alone", r.busy ? json(1e12 * n / static_cast<double>(r.busy)) : json()}});
+
+    // Posted writes against reads: what the data write costs the engine per frame, and that no
+    // read latency is on its path; the descriptor reads are shared by the frames of one fetch.
+    std::uint64_t fetches = 0, fetched = 0;
+    for (const auto& s : steps)
+        if (s.module == rx && s.step == TraceStep::DescriptorFetch && s.end > a && s.end <= b)
+            ++fetches, fetched += s.bytes / 16;
+    Picos data_bus = 0, data_waiting = 0;
+    for (int m = 0; m < kMechanisms; ++m) {
+        auto it = engine.find(kData * kMechanisms + m);
+        if (it == engine.end()) continue;
+        (m <= mSplit ? data_bus : data_waiting) += it->second;
+    }
+    json dma = {{"data_write_ns_per_frame", per_frame(step_total[kData])},
+                {"data_write_bus_clocks_ns_per_frame", per_frame(data_bus)},
+                {"data_write_waiting_ns_per_frame", per_frame(data_waiting)},
+                {"read_latency_on_data_path_ns", 0.0},
+                {"write_back_ns_per_frame", per_frame(step_total[kWriteBack])},
+                {"descriptor_fetch_ns_per_frame", per_frame(step_total[kFetch])},
+                {"descriptor_fetches", fetches},
+                {"descriptors_per_fetch", fetches ? static_cast<double>(fetched) / static_cast<double>(fetches) : 0.0}};
+
+    // One frame's chain: the middle frame from its arrival to the refill after its cleaning.
+    const std::int64_t frame = ends[ends.size() / 2].second;
+    auto find = [&](const std::string& module, TraceStep step, std::int64_t packet,
+                    Picos not_before) -> const StepInterval* {
+        for (const auto& s : steps)
+            if (s.module == module && s.step == step && (packet < 0 || s.packet == packet) &&
+                s.start >= not_before)
+                return &s;
+        return nullptr;
+    };
+    json chain = json::array();
+    Picos t0 = 0;
+    auto stage = [&](const std::string& what, const StepInterval* s) {
+        if (!s) return;
+        if (chain.empty()) t0 = s->start;
+        // A step that began before the window shows from the window's start.
+        bool cut = s->start == rec.window().from && !s->instant;
+        chain.push_back({{"stage", cut ? what + " (began before the window)" : what},
+                         {"t_ns", ns(s->start) - ns(t0)}, {"dur_ns", ns(s->end - s->start)}});
+    };
+    const StepInterval* arrival = find(who->wire, TraceStep::RxWire, frame, 0);
+    stage("wire arrival (gap, preamble, frame, FCS)", arrival);
+    const StepInterval* held = find(rx, TraceStep::RxFifo, frame, 0);
+    stage("receive FIFO (last byte in to the data write's issue)", held);
+    const StepInterval* data = find(rx, TraceStep::RxDataWrite, frame, 0);
+    stage("DMA write of the data (posted)", data);
+    const StepInterval* wb = data ? find(rx, TraceStep::WriteBack, -1, data->end) : nullptr;
+    stage("descriptor write-back (posted, DD)", wb);
+    const StepInterval* irq = nullptr;
+    if (wb)
+        for (const auto& s : steps)
+            if (s.step == TraceStep::Interrupt && s.module.rfind(who->port_module(), 0) == 0 &&
+                s.start >= wb->end) { irq = &s; break; }
+    stage("next interrupt (INTA#, after RDTR/ITR moderation)", irq);
+    const StepInterval* cleaned = find(who->cpu, TraceStep::RxFrameCleaned, frame, 0);
+    if (cleaned) {
+        const StepInterval* poll = nullptr;
+        for (const auto& s : steps)
+            if (s.module == who->cpu && s.step == TraceStep::RxClean && s.start <= cleaned->start &&
+                s.end >= cleaned->start) { poll = &s; break; }
+        stage("poll: clean_rx_irq", poll);
+        stage("driver takes the frame", cleaned);
+        stage("refill and RDT write (alloc_rx_buffers)",
+              find(who->cpu, TraceStep::RxRefill, -1, cleaned->start));
+    }
+    json bus_lines = json::array();
+    for (const auto& t : rec.transactions()) {
+        bool in_data = data && t.end > data->start && t.start < data->end;
+        bool in_wb = wb && t.end > wb->start && t.start < wb->end;
+        if (in_data || in_wb)
+            bus_lines.push_back({{"t_ns", ns(t.start) - ns(t0)}, {"dur_ns", ns(t.end - t.start)},
+                                 {"what", transaction_text(t, bus)}});
+    }
+
+    json run_missed = setup.run_rx.is_object() ? setup.run_rx : json();
+    return {
+        {"bus", {{"kind", bus.kind == BusKind::Pci ? "pci" : "pcix"}, {"width_bits", bus.width_bits},
+                 {"clock_mhz", bus.clock_mhz}, {"bytes_per_s", B}, {"byte_time_ns", 1e9 / B}}},
+        {"frame_bytes", frame_bytes},
+        {"window", {{"analysed_from_us", ns(a) / 1000}, {"analysed_to_us", ns(b) / 1000},
+                    {"frames", ends.size() - 1}, {"port", rx}}},
+        {"period_ns", period},
+        {"measured_period_ns", setup.measured_pps > 0 ? 1e9 / setup.measured_pps : 0},
+        {"frames_arrived", arrived},
+        {"missed", {{"fifo_full", missed_fifo}, {"no_descriptor", missed_descriptor}}},
+        {"run_rx", run_missed},
+        {"limiter", limiter},
+        {"limiter_name", limiter_name},
+        {"next_bottleneck", resources[1].busy ? resources[1].key : "none"},
+        {"next_bottleneck_name", resources[1].busy ? resources[1].name : "none (nothing else is busy)"},
+        {"resources", res},
+        {"dma", dma},
+        {"parts", parts_of},
+        {"chain", {{"frame", frame}, {"stages", chain}, {"bus", bus_lines}}},
+    };
+}
+
+std::string explain_receive_text(const json& x) {
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(1);
+    const json& w = x["window"];
+    const json& bus = x["bus"];
+    o << "receive: " << w["port"].get<std::string>() << " on " << bus["kind"].get<std::string>()
+      << " " << bus["width_bits"] << "/" << bus["clock_mhz"].get<double>() << " (B = "
+      << bus["bytes_per_s"].get<double>() / 1e6 << " MB/s), frames of "
+      << x["frame_bytes"].get<double>() << " B in host memory (with CRC)\n";
+    o << "window " << w["analysed_from_us"].get<double>() << " - " << w["analysed_to_us"].get<double>()
+      << " us (first to last data write of " << w["port"].get<std::string>() << "): "
+      << w["frames"] << " frames received, " << x["frames_arrived"] << " arrived\n";
+    o << "period " << x["period_ns"].get<double>() << " ns per received frame (run: 1/its rx_pps = "
+      << x["measured_period_ns"].get<double>() << " ns)\n";
+    const json& m = x["missed"];
+    o << "missed in the window (MPC): " << m["fifo_full"] << " with the FIFO full, "
+      << m["no_descriptor"] << " with no descriptor either";
+    if (x["run_rx"].is_object() && x["run_rx"].contains("missed_by_cause")) {
+        const json& r = x["run_rx"];
+        o << " (whole run: " << r["missed_frames"] << " of " << r["frames_arrived"] << ": "
+          << r["missed_by_cause"]["fifo_full"] << " fifo_full, "
+          << r["missed_by_cause"]["no_descriptor"] << " no_descriptor)";
+    }
+    o << "\n\nresources, busy per received frame:\n";
+    for (const auto& r : x["resources"]) {
+        o << "  " << std::left << std::setw(40) << r["name"].get<std::string>() << std::right
+          << std::setw(9) << r["busy_ns_per_frame"].get<double>() << " ns  " << std::setw(5)
+          << 100 * r["busy_fraction"].get<double>() << " %   alone: " << std::setprecision(0);
+        if (r["fps_if_alone"].is_null()) o << "no limit\n";
+        else o << r["fps_if_alone"].get<double>() << " frames/s\n";
+        o << std::setprecision(1);
+    }
+    o << "limited by: " << x["limiter_name"].get<std::string>()
+      << "\nnext bottleneck: " << x["next_bottleneck_name"].get<std::string>() << "\n";
+
+    const json& d = x["dma"];
+    o << "\nposted writes, no read on the frame's path: the data write takes the engine "
+      << d["data_write_ns_per_frame"].get<double>() << " ns per frame ("
+      << d["data_write_bus_clocks_ns_per_frame"].get<double>() << " ns of bus clocks, "
+      << d["data_write_waiting_ns_per_frame"].get<double>()
+      << " ns waiting for the bus or queued), read latency 0;\n  the write-back "
+      << d["write_back_ns_per_frame"].get<double>() << " ns; the only reads are descriptor fetches, "
+      << d["descriptor_fetch_ns_per_frame"].get<double>() << " ns per frame (" << d["descriptor_fetches"]
+      << " fetches of " << d["descriptors_per_fetch"].get<double>()
+      << " descriptors, overlapping the writes)\n";
+
+    for (const char* resource : {"nic_rx_engine", "cpu", "wire"}) {
+        o << "\n" << resource << ", per received frame:\n";
+        for (const auto& p : x["parts"][resource]) {
+            std::string what = p["step"].get<std::string>();
+            if (p.contains("mechanism")) what += ": " + p["mechanism"].get<std::string>();
+            o << "  " << std::left << std::setw(76) << what << std::right << std::setw(9)
+              << p["ns"].get<double>() << " ns\n";
+        }
+    }
+
+    const json& c = x["chain"];
+    o << "\nchain of frame " << c["frame"] << " (from its arrival on the wire):\n";
+    o << "  " << std::setw(9) << "t ns" << std::setw(9) << "dur ns" << "  stage\n";
+    for (const auto& e : c["stages"])
+        o << "  " << std::setw(9) << e["t_ns"].get<double>() << std::setw(9) << e["dur_ns"].get<double>()
+          << "  " << e["stage"].get<std::string>() << "\n";
+    for (const auto& e : c["bus"])
+        o << "  " << std::setw(9) << e["t_ns"].get<double>() << std::setw(9) << e["dur_ns"].get<double>()
+          << "  bus: " << e["what"].get<std::string>() << "\n";
+    return o.str();
+}
+
+}  // namespace pcisim
