@@ -279,7 +279,7 @@ TEST_CASE("a target that breaks its promise after a retry loop stops the run") {
     BusWithTarget segment(BusKind::Pci, 32, 33);
     segment.target.answer.kind = TargetOffer::Retry;
     segment.target.answer.promise.retry_until = 40 * kPci33;
-    segment.target.answer.promise.then = {true, 64, 0, 64};
+    segment.target.answer.promise.then = {true, 64, 0, 64, {}};
     RecordingMaster m("m", segment.bus);
     segment.bus.read(m.id, 0x1000, 64, 1);
     CHECK_THROWS_WITH(sc_core::sc_start(ps(1'000'000'000)),
