@@ -507,7 +507,8 @@ std::vector<MetricSpec> result_metrics() {
         {"tcp.writer_blocked", "count", "Times a writer found the send buffer full and slept."},
         {"tcp.modified_lines_read_per_segment", "lines/segment", "Cache lines the DMA reads "
          "found modified in a CPU cache (each written back on the way: a copied payload), "
-         "over tcp.segments; only host.snoop_hit_ns's first line of a read is timed."},
+         "over tcp.segments; each costs a snoop hit (host.snoop_hit_ns for a read's first "
+         "line, host.snoop_line_ns for each further one)."},
         {"tcp.max_in_flight_bytes", "bytes", "The most payload a sender had sent and not yet "
          "seen acknowledged, since time zero (never more than the window)."},
         {"tcp.bad_checksums", "count", "Segments whose IP or TCP checksum did not verify at the "
