@@ -230,6 +230,9 @@ TEST_CASE("explain on a TSO stream counts the segments on the wire, not the skbs
     CHECK(x["packet_size"].get<double>() > full - 100);
     CHECK(x["period_ns"].get<double>() == Approx(x["measured_period_ns"].get<double>()).epsilon(0.01));
     CHECK(x["tcp"]["segments_per_frame"].get<double>() > 10);
+    // The far end's CPU paces this stream (docs/tso.md): busy all the run's window.
+    CHECK(x["tcp"]["receiver"]["segment_us"] == x["resolved_scenario"]["tcp"]["receiver_segment_us"]);
+    CHECK(x["tcp"]["receiver"]["busy_fraction"].get<double>() > 0.95);
     CHECK(!x.contains("receive"));
 }
 

@@ -1,4 +1,5 @@
 // pcisim explain: where the time of a packet goes in the steady state (explain/critical_path.h).
+#include <algorithm>
 #include <iostream>
 
 #include <boost/program_options.hpp>
@@ -48,7 +49,19 @@ nlohmann::json explain_transmit(const Scenario& s, const Recording& rec, const n
         x["tcp"] = {{"tso", s.boolean("driver.tso")},
                     {"segments", tcp["segments"]},
                     {"frames_to_driver", tcp["frames_to_driver"]},
-                    {"segments_per_frame", skbs > 0 ? tcp["segments"].get<double>() / skbs : 0.0}};
+                    {"segments_per_frame", skbs > 0 ? tcp["segments"].get<double>() / skbs : 0.0},
+                    {"throughput_mbit_s", tcp["throughput_mbit_s"]}};
+        // The far end is not on the recorded bus: its load is the segments it processed in the
+        // run's window at tcp.receiver_segment_us each.  When it is busy all the time, it and not
+        // the sender's resources sets the throughput, and the sender's frames may run ahead of
+        // it while its window fills.
+        const double receiver_us = s.number("tcp.receiver_segment_us");
+        const double window_us = results["window_us"].get<double>();
+        if (receiver_us > 0 && window_us > 0)
+            x["tcp"]["receiver"] = {
+                {"segment_us", receiver_us},
+                {"busy_fraction",
+                 std::min(1.0, receiver_us * tcp["segments"].get<double>() / window_us)}};
     }
     return x;
 }

@@ -403,7 +403,24 @@ std::string explain_text(const json& x) {
         else o << r["pps_if_alone"].get<double>() << " pps\n";
         o << std::setprecision(1);
     }
-    o << "limited by: " << x["limiter_name"].get<std::string>();
+    // The far end, for a TCP stream: not per packet of this window but of the run's.
+    bool receiver_limits = false;
+    if (x.contains("tcp") && x["tcp"].contains("receiver")) {
+        const json& r = x["tcp"]["receiver"];
+        const double busy = r["busy_fraction"].get<double>();
+        receiver_limits = busy >= 0.95;
+        o << "  far-end receiver, per segment          " << std::setw(9)
+          << 1000 * r["segment_us"].get<double>() << " ns  " << std::setw(5) << 100 * busy
+          << " % of the run's window (tcp.receiver_segment_us)\n";
+    }
+    if (receiver_limits)
+        o << "limited by: the far-end receiver, which sets the TCP throughput ("
+          << x["tcp"]["throughput_mbit_s"].get<double>()
+          << " Mbit/s); the sender's frames in this window, which can run ahead of it while the "
+             "window fills: "
+          << x["limiter_name"].get<std::string>();
+    else
+        o << "limited by: " << x["limiter_name"].get<std::string>();
     if (x.contains("wire_frames") && x["wire_frames"].contains("limiter_note"))
         o << "; " << x["wire_frames"]["limiter_note"].get<std::string>();
     o << "\nnext bottleneck: " << x["next_bottleneck_name"].get<std::string>() << "\n\n";
