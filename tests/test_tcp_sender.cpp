@@ -230,6 +230,10 @@ TEST_CASE("bad tcp keys are rejected naming the key, the value and what was expe
     CHECK_THROWS_WITH(TcpStreamOptions::from(s),
                       Catch::Contains("tcp.socket_buffer_bytes: 2048") &&
                           Catch::Contains("at least 2896"));
+    // ... or a window smaller than two segments (4096 doubled, a sixteenth: 512 bytes).
+    CHECK_THROWS_WITH(
+        TcpStreamOptions::from(Scenario::load(file, {"tcp.socket_buffer_bytes=4096", "tcp.adv_win_scale=-4"})),
+        Catch::Contains("tcp.adv_win_scale: -4") && Catch::Contains("window of 512 bytes"));
     // Combinations the sender does not take.
     CHECK_THROWS_WITH(
         TcpStreamOptions::from(Scenario::load(file, {"driver.tso=true", "tcp.checksum_offload=false"})),

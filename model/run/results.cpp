@@ -277,6 +277,7 @@ void add_tcp_results(json& r, const Platform& platform, double window_s) {
                 {"send_service_demand_us_per_kb", kb > 0 ? cpu_s * 1e6 / kb : 0.0},
                 {"payload_bytes", received.payload_bytes},
                 {"segments", received.segments},
+                {"segments_sent", sent.segments},
                 {"frames_to_driver", sent.frames},
                 {"writes", sent.writes},
                 {"acks", received.acks_sent},
@@ -498,6 +499,9 @@ std::vector<MetricSpec> result_metrics() {
         {"tcp.payload_bytes", "bytes", "Payload the receivers took in order in the window."},
         {"tcp.segments", "count", "Segments the receivers took from the wire and processed "
          "(tcp.receiver_segment_us each)."},
+        {"tcp.segments_sent", "count", "MSS segments in the skbs handed to the drivers (one "
+         "per skb without TSO; with it the NIC cuts each skb into these); it differs from "
+         "tcp.segments by what was queued or in flight at the window's start and end."},
         {"tcp.frames_to_driver", "count", "skbs the stacks handed to the drivers (one per "
          "segment without TSO)."},
         {"tcp.writes", "count", "Application write() calls."},
@@ -662,8 +666,9 @@ std::string summarize(const json& r) {
           << t["send_cpu_pct"].get<double>() << " %, ";
         o.precision(3);
         o << "service demand " << t["send_service_demand_us_per_kb"].get<double>()
-          << " us/KB; " << t["segments"] << " segments in " << t["frames_to_driver"]
-          << " frames to the driver, " << t["acks"] << " ACKs\n";
+          << " us/KB; " << t["segments_sent"] << " segments sent in " << t["frames_to_driver"]
+          << " frames to the driver, " << t["segments"] << " processed by the receiver, "
+          << t["acks"] << " ACKs\n";
     }
     if (r.contains("rx")) {
         const json& x = r["rx"];

@@ -111,6 +111,14 @@ TcpStreamOptions TcpStreamOptions::from(const Scenario& s) {
         problems.push_back("tcp.socket_buffer_bytes: " + std::to_string(o.socket_buffer_bytes) +
                            " holds less than two segments of tcp.mss " + std::to_string(o.mss) +
                            "; expected at least " + std::to_string(2 * o.mss));
+    // A window below one segment would never let the sender send (it sends whole segments).
+    else if (o.receive_window() < 2 * o.mss)
+        problems.push_back("tcp.adv_win_scale: " + std::to_string(o.adv_win_scale) +
+                           " with tcp.socket_buffer_bytes " +
+                           std::to_string(o.socket_buffer_bytes) + " advertises a window of " +
+                           std::to_string(o.receive_window()) +
+                           " bytes, less than two segments of tcp.mss " + std::to_string(o.mss) +
+                           "; expected a larger buffer or a larger tcp.adv_win_scale");
     // Linux turns TSO off on a device without checksum offload (NETIF_F_TSO needs SG + CSUM).
     if (o.tso && !o.checksum_offload)
         problems.push_back("tcp.checksum_offload: false with driver.tso true; TSO needs the NIC "

@@ -47,9 +47,9 @@ nlohmann::json explain_transmit(const Scenario& s, const Recording& rec, const n
         const nlohmann::json& tcp = results["tcp"];
         double skbs = tcp["frames_to_driver"].get<double>();
         x["tcp"] = {{"tso", s.boolean("driver.tso")},
-                    {"segments", tcp["segments"]},
+                    {"segments", tcp["segments_sent"]},
                     {"frames_to_driver", tcp["frames_to_driver"]},
-                    {"segments_per_frame", skbs > 0 ? tcp["segments"].get<double>() / skbs : 0.0},
+                    {"segments_per_frame", skbs > 0 ? tcp["segments_sent"].get<double>() / skbs : 0.0},
                     {"throughput_mbit_s", tcp["throughput_mbit_s"]}};
         // The far end is not on the recorded bus: its load is the segments it processed in the
         // run's window at tcp.receiver_segment_us each.  When it is busy all the time, it and not
@@ -163,13 +163,19 @@ int explain(const Args& args) {
                   << "; expected --direction " << (direction == "tx" ? "rx" : "tx") << " or both\n";
         return 2;
     }
-    const bool explain_tx = transmits && direction != "rx";
+    bool explain_tx = transmits && direction != "rx";
     const bool explain_rx = receives && direction != "tx";
     nlohmann::json x;
     try {
         Simulation sim(*s);
         sim.attach_recorder(*rec);
         nlohmann::json results = sim.run();
+        // pktgen on but every port receive-only (wire_source.receive_only): by default explain
+        // the side that has frames; asked for the transmit side, say why there is none.
+        bool any_sent = false;
+        for (const auto& port : results["ports"])
+            any_sent = any_sent || port.value("tx_pps", 0.0) > 0;
+        if (explain_tx && !any_sent && explain_rx) explain_tx = false;
         if (explain_tx) {
             x = explain_transmit(*s, *rec, results);
         } else {

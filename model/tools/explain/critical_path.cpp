@@ -81,7 +81,10 @@ int engine_label(const std::vector<int>& on) {
     return step * kMechanisms + mech;
 }
 
-bool is_nic(const BusTransaction& t, int nic) { return t.master == nic || t.requester == nic; }
+// nic >= 0: a transaction that is not a split completion has requester -1.
+bool is_nic(const BusTransaction& t, int nic) {
+    return nic >= 0 && (t.master == nic || t.requester == nic);
+}
 
 std::vector<Span> engine_spans(const Recording& rec, const std::vector<StepInterval>& steps) {
     const std::string nic_port = rec.port().port_module();

@@ -101,7 +101,10 @@ std::vector<Span> engine_spans(const Recording& rec, const std::vector<StepInter
     auto it = std::find(bus.masters.begin(), bus.masters.end(), rec.receive_port()->nic);
     int nic = it == bus.masters.end() ? -1 : static_cast<int>(it - bus.masters.begin());
     const Picos clk = bus.period;
-    auto is_nic = [nic](const BusTransaction& t) { return t.master == nic || t.requester == nic; };
+    // nic >= 0: a transaction that is not a split completion has requester -1.
+    auto is_nic = [nic](const BusTransaction& t) {
+        return nic >= 0 && (t.master == nic || t.requester == nic);
+    };
     for (const auto& w : rec.data_waits()) {
         const BusTransaction& t = rec.transactions()[w.transaction];
         if (is_nic(t))
@@ -313,7 +316,6 @@ json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
     json dma = {{"data_write_ns_per_frame", per_frame(step_total[kData])},
                 {"data_write_bus_clocks_ns_per_frame", per_frame(data_bus)},
                 {"data_write_waiting_ns_per_frame", per_frame(data_waiting)},
-                {"read_latency_on_data_path_ns", 0.0},
                 {"write_back_ns_per_frame", per_frame(step_total[kWriteBack])},
                 {"descriptor_fetch_ns_per_frame", per_frame(step_total[kFetch])},
                 {"descriptor_fetches", fetches},
@@ -436,7 +438,7 @@ std::string explain_receive_text(const json& x) {
       << d["data_write_ns_per_frame"].get<double>() << " ns per frame ("
       << d["data_write_bus_clocks_ns_per_frame"].get<double>() << " ns of bus clocks, "
       << d["data_write_waiting_ns_per_frame"].get<double>()
-      << " ns waiting for the bus or queued), read latency 0;\n  the write-back "
+      << " ns waiting for the bus or queued);\n  the write-back "
       << d["write_back_ns_per_frame"].get<double>() << " ns; the only reads are descriptor fetches, "
       << d["descriptor_fetch_ns_per_frame"].get<double>() << " ns per frame (" << d["descriptor_fetches"]
       << " fetches of " << d["descriptors_per_fetch"].get<double>()

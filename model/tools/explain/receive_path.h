@@ -2,8 +2,8 @@
 // explain; critical_path.h is the transmit side).
 //
 // The window is cut at the ends of the receiving port's data writes, first to last: N frames
-// delivered to host memory, N periods (rx_pps's own definition).  Each resource's time is split
-// instant by instant, with a priority where activities overlap:
+// delivered to host memory, N - 1 periods between them (rx_pps's own definition).  Each
+// resource's time is split instant by instant, with a priority where activities overlap:
 //   wire: frames arriving (gap, preamble, frame, FCS) > idle;
 //   NIC receive DMA engine: a NIC bus transaction in progress belongs to the receive step it
 //     serves (a write to the frame's data write if one is in flight, else to the descriptor
