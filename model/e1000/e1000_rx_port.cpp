@@ -13,9 +13,7 @@ namespace pcisim::e1000 {
 namespace {
 // The data write of the frame at the FIFO's front; write-backs count up from 1.
 constexpr std::uint64_t kDataCookie = RxPort::kCookieBit;
-// Where the frame's sequence number goes in its payload (after Ethernet, IPv4 and UDP headers,
-// as pktgen places its own).
-constexpr unsigned kSeqOffset = 46;
+constexpr unsigned kSeqOffset = RxPort::kSeqOffset;
 }  // namespace
 
 RxPort::RxPort(std::string name, unsigned index, const E1000Params& params, DmaMemory& mem,

@@ -43,6 +43,9 @@ class RxPort {
 public:
     // Write cookies of the receive engine carry this bit (the port routes completions by it).
     static constexpr std::uint64_t kCookieBit = 1ull << 63;
+    // Where a received frame's sequence number is in its payload (after Ethernet, IPv4 and UDP
+    // headers, as pktgen places its own); the receive driver reads it there.
+    static constexpr unsigned kSeqOffset = 46;
 
     RxPort(std::string name, unsigned index, const E1000Params& params, DmaMemory& mem,
            RxStats& stats, InterruptLogic& irq);

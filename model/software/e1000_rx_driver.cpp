@@ -2,6 +2,7 @@
 
 #include "core/trace_hooks.h"
 #include "e1000/e1000_regs.h"
+#include "e1000/e1000_rx_port.h"
 #include "platform/cpu.h"
 #include "platform/host_memory.h"
 #include "run/scenario.h"
@@ -148,7 +149,7 @@ unsigned E1000RxDriver::poll(unsigned quota) {
 // The frame's number for a trace, from where the wire source put it in the payload (a look at
 // the model's memory that costs the simulated CPU nothing: drop mode never reads the data).
 void E1000RxDriver::trace_cleaned(unsigned slot, std::uint32_t length) {
-    constexpr unsigned kSeqOffset = 46;  // as RxPort writes it
+    constexpr unsigned kSeqOffset = RxPort::kSeqOffset;
     std::int64_t seq = -1;
     if (length >= kSeqOffset + 4) {
         std::uint32_t v = 0;
