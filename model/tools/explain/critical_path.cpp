@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "tools/explain/interval_sweep.h"
+#include "tools/explain/nic_bus_spans.h"
 #include "tools/explain/step_intervals.h"
 
 namespace pcisim {
@@ -35,6 +36,10 @@ enum Mechanism {
     mAddress, mDecode, mData, mTurnaround, mRetry, mSplit, mOtherMaster, mArbitration,
     mReadLatency, mCommitWait, mWriteQueued, mProcessing, mFifo, mIdle, kMechanisms
 };
+// The bus parts come first, in append_nic_bus_spans's order.
+static_assert(int{mAddress} == kPartAddress && int{mDecode} == kPartDecode &&
+              int{mData} == kPartData && int{mTurnaround} == kPartTurnaround &&
+              int{mRetry} == kPartRetry && int{mSplit} == kPartSplit);
 const char* const kMechanismNames[] = {
     "address/attribute phases",
     "DEVSEL, read turnaround, wait states",
@@ -81,11 +86,6 @@ int engine_label(const std::vector<int>& on) {
     return step * kMechanisms + mech;
 }
 
-// nic >= 0: a transaction that is not a split completion has requester -1.
-bool is_nic(const BusTransaction& t, int nic) {
-    return nic >= 0 && (t.master == nic || t.requester == nic);
-}
-
 std::vector<Span> engine_spans(const Recording& rec, const std::vector<StepInterval>& steps) {
     const std::string nic_port = rec.port().port_module();
     std::vector<Span> spans;
@@ -102,37 +102,9 @@ std::vector<Span> engine_spans(const Recording& rec, const std::vector<StepInter
         default: break;
         }
     }
-    const BusInfo& bus = rec.bus();
-    auto it = std::find(bus.masters.begin(), bus.masters.end(), rec.port().nic);
-    int nic = it == bus.masters.end() ? -1 : static_cast<int>(it - bus.masters.begin());
-    const Picos clk = bus.period;
-    for (const auto& w : rec.data_waits()) {
-        const BusTransaction& t = rec.transactions()[w.transaction];
-        if (is_nic(t, nic))  // the decode channel outranks the data phases it interrupts
-            spans.push_back({w.start, w.end, (t.command == BusCommand::MemWrite ? kWriteParts : kReadParts) + mDecode});
-    }
-    for (const auto& t : rec.transactions()) {
-        if (!is_nic(t, nic)) {
-            spans.push_back({t.start, t.end, kOtherMaster});
-            continue;
-        }
-        // Split completions carry the NIC's read data.
-        bool write = t.command == BusCommand::MemWrite;
-        int parts = write ? kWriteParts : kReadParts;
-        if (t.master == nic) spans.push_back({t.request, t.start, write ? kRequestingWrite : kRequestingRead});
-        if (t.termination == Termination::Retry) {
-            spans.push_back({t.start, t.end, parts + mRetry});
-        } else if (t.termination == Termination::SplitResponse) {
-            spans.push_back({t.start, t.end, parts + mSplit});
-        } else {
-            Picos addressed = t.start + (bus.kind == BusKind::PciX ? 2 : 1) * clk;
-            Picos last = t.end - bus.turnaround_clocks * clk;
-            spans.push_back({t.start, addressed, parts + mAddress});
-            spans.push_back({addressed, t.data_start, parts + mDecode});
-            spans.push_back({t.data_start, last, parts + mData});
-            spans.push_back({last, t.end, parts + mTurnaround});
-        }
-    }
+    append_nic_bus_spans(rec, bus_master_index(rec.bus(), rec.port().nic),
+                         {kReadParts, kWriteParts, kOtherMaster, kRequestingRead, kRequestingWrite},
+                         spans);
     return spans;
 }
 
