@@ -57,18 +57,12 @@ const char* const kMechanismNames[] = {
     "no packet ready (waiting for the driver)",
 };
 
-int active_part(const std::vector<int>& on, int first) {
-    for (int c = first; c < first + 6; ++c)
-        if (on[c]) return c - first;
-    return -1;
-}
-
 // A NIC transaction on the bus belongs to the step that issued it (reads: the data read or
 // descriptor fetch in flight; writes: the write-back); otherwise the highest-priority step.
 int engine_label(const std::vector<int>& on) {
     int read_step = on[kDescriptorFetch] && !on[kDataRead] ? kDescriptorFetch : kDataRead;
-    if (int part = active_part(on, kReadParts); part >= 0) return read_step * kMechanisms + part;
-    if (int part = active_part(on, kWriteParts); part >= 0) return kWriteBack * kMechanisms + part;
+    if (int part = active_bus_part(on, kReadParts); part >= 0) return read_step * kMechanisms + part;
+    if (int part = active_bus_part(on, kWriteParts); part >= 0) return kWriteBack * kMechanisms + part;
     int step = kIdle;
     for (int s = kDataRead; s <= kFifoWait; ++s)
         if (on[s]) { step = s; break; }
@@ -228,11 +222,7 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     parts_of["cpu"] = cpu_parts;
     parts_of["wire"] = wire_parts;
 
-    std::vector<Span> all_bus;
-    for (const auto& t : rec.transactions()) all_bus.push_back({t.start, t.end, 0});
-    Picos bus_busy = 0;
-    for (const auto& s : sweep(all_bus, 1, a, b, first_active))
-        if (s.label == 0) bus_busy += s.end - s.start;
+    const Picos bus_busy = bus_busy_time(rec, a, b);
 
     // Resources: busy time per packet; the busiest sets the rate.
     struct Resource { std::string key, name; Picos busy; };

@@ -4,6 +4,12 @@
 
 namespace pcisim {
 
+int active_bus_part(const std::vector<int>& on, int first) {
+    for (int part = 0; part < kBusParts; ++part)
+        if (on[first + part]) return part;
+    return -1;
+}
+
 int bus_master_index(const BusInfo& bus, const std::string& nic) {
     auto it = std::find(bus.masters.begin(), bus.masters.end(), nic);
     return it == bus.masters.end() ? -1 : static_cast<int>(it - bus.masters.begin());
@@ -48,6 +54,15 @@ void append_nic_bus_spans(const Recording& rec, int nic, const NicBusChannels& c
             spans.push_back({last, t.end, parts + kPartTurnaround});
         }
     }
+}
+
+Picos bus_busy_time(const Recording& rec, Picos a, Picos b) {
+    std::vector<Span> all_bus;
+    for (const auto& t : rec.transactions()) all_bus.push_back({t.start, t.end, 0});
+    Picos busy = 0;
+    for (const auto& s : sweep(all_bus, 1, a, b, first_active))
+        if (s.label == 0) busy += s.end - s.start;
+    return busy;
 }
 
 }  // namespace pcisim

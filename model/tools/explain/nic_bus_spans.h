@@ -20,6 +20,10 @@ struct NicBusChannels {
     int read_parts, write_parts, other_master, requesting_read, requesting_write;
 };
 
+// The bus part active in the channels from `first` on (the count of active spans per channel,
+// as interval_sweep's classify gets it), the first in BusPart order; -1 when none is.
+int active_bus_part(const std::vector<int>& on, int first);
+
 // The NIC's index among the recorded bus's masters, -1 when it is not one of them.
 int bus_master_index(const BusInfo& bus, const std::string& nic);
 
@@ -28,5 +32,8 @@ int bus_master_index(const BusInfo& bus, const std::string& nic);
 // transactions as `other_master`.
 void append_nic_bus_spans(const Recording& rec, int nic, const NicBusChannels& c,
                           std::vector<Span>& spans);
+
+// How long in [a, b) any master's transaction was on the bus.
+Picos bus_busy_time(const Recording& rec, Picos a, Picos b);
 
 }  // namespace pcisim

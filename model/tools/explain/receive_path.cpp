@@ -54,23 +54,17 @@ const char* const kMechanismNames[] = {
     "no frame in the FIFO (waiting for the wire)",
 };
 
-int active_part(const std::vector<int>& on, int first) {
-    for (int c = first; c < first + 6; ++c)
-        if (on[c]) return c - first;
-    return -1;
-}
-
 int engine_label(const std::vector<int>& on) {
     int step = kIdle;
     for (int s = kData; s <= kHeld; ++s)
         if (on[s]) { step = s; break; }
     // The NIC's writes serve the data write in flight, else the write-back; its reads the fetch.
-    if (int part = active_part(on, kWriteParts); part >= 0) {
+    if (int part = active_bus_part(on, kWriteParts); part >= 0) {
         if (on[kData]) return kData * kMechanisms + part;
         if (on[kWriteBack]) return kWriteBack * kMechanisms + part;
         return step * kMechanisms + mOtherMaster;  // the transmit side's write-back
     }
-    if (int part = active_part(on, kReadParts); part >= 0) {
+    if (int part = active_bus_part(on, kReadParts); part >= 0) {
         if (on[kFetch]) return kFetch * kMechanisms + part;
         return step * kMechanisms + mOtherMaster;  // the transmit side's reads
     }
@@ -249,11 +243,7 @@ json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
     parts_of["cpu"] = cpu_parts;
     parts_of["wire"] = wire_parts;
 
-    std::vector<Span> all_bus;
-    for (const auto& t : rec.transactions()) all_bus.push_back({t.start, t.end, 0});
-    Picos bus_busy = 0;
-    for (const auto& s : sweep(all_bus, 1, a, b, first_active))
-        if (s.label == 0) bus_busy += s.end - s.start;
+    const Picos bus_busy = bus_busy_time(rec, a, b);
 
     struct Resource { std::string key, name; Picos busy; };
     std::vector<Resource> resources = {
