@@ -32,7 +32,9 @@ std::vector<ParamSpec> cpu_params() {
         number("cpu.cycles.skb_alloc", "cycles", 300, 0, 1e6,
                "Allocating a fresh skb (clone_skb 0) and writing its headers."),
         number("cpu.cycles.skb_fill_per_byte", "cycles/byte", 0.1, 0, 100,
-               "Writing a fresh skb's payload, per byte."),
+               "Building a fresh skb, per byte of the frame: a small allowance "
+               "(the 2004 pktgen writes only the headers and leaves the payload as the slab "
+               "had it)."),
         number("cpu.cycles.xmit_frame", "cycles", 400, 0, 1e6,
                "e1000_xmit_frame: locks, descriptor count, ring-space check, tx_map, tx_queue."),
         number("cpu.cycles.per_descriptor", "cycles", 50, 0, 1e6,

@@ -1,5 +1,6 @@
 #include "software/pktgen.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "platform/host_memory.h"
@@ -71,9 +72,11 @@ Skb Pktgen::fill_packet() {
     std::uint64_t batches = pool_.slab_batches();
     Skb skb = pool_.allocate(options_.size, &cpu_);
     charge_slab_batches(batches);
-    // alloc_skb clears the sk_buff; pktgen writes the headers and fills the payload.
+    // alloc_skb clears the sk_buff; pktgen writes the headers. The CPU does not touch the rest
+    // of the payload, so a DMA read finds only the headers' lines modified in its cache. (The
+    // simulated memory gets zeros there, so every run sends the same frames.)
     cpu_.touch(skb.meta, SkbPool::kSkbStructBytes, true);
-    cpu_.touch(skb.data, skb.len, true);
+    cpu_.touch(skb.data, std::min<std::uint32_t>(skb.len, kPktgenWrittenBytes), true);
     std::uint8_t* frame = cpu_.memory().span(skb.data, skb.len);
     std::memset(frame, 0, skb.len);
     std::memcpy(frame + kPktgenMagicOffset, &kPktgenMagic, sizeof kPktgenMagic);

@@ -31,6 +31,10 @@ struct PktgenOptions {
 constexpr unsigned kPktgenMagicOffset = 42;
 constexpr unsigned kPktgenSeqOffset = 46;
 constexpr std::uint32_t kPktgenMagic = 0xbe9be955;
+// The bytes fill_packet writes: those headers and pktgen's own (magic, sequence number,
+// timestamp: 16 bytes). The 2004 pktgen only skb_put()s the rest of the payload, leaving it
+// as the slab had it (the memset of the payload came to pktgen years later).
+constexpr unsigned kPktgenWrittenBytes = kPktgenMagicOffset + 16;
 
 class Pktgen {
 public:
