@@ -182,7 +182,10 @@ std::string report_markdown(const std::vector<Check>& checks,
             o << "| " << c.case_id << " | " << c.kind << " | " << c.scenario << " | "
               << (c.size > 0 ? number(c.size, 0) : "") << " | " << value(c, c.measured) << " | "
               << value(c, c.simulated) << " | " << error(c) << " | "
-              << (c.ok ? "ok" : "**OUT**") << " | " << c.note << " |\n";
+              << (c.ok ? "ok"
+                       : c.known_miss.empty() ? "**OUT**"
+                                              : "**OUT** (known miss, " + c.known_miss + ")")
+              << " | " << c.note << " |\n";
         }
     }
     if (!predictions.empty()) {
