@@ -197,7 +197,7 @@ TEST_CASE("clone_skb sends one buffer: its line is clean after the first read, n
     CHECK(r["cpus"][0]["slab_batches"].get<double>() == 0);
 }
 
-TEST_CASE("fresh skbs: every packet's data read hits the line pktgen just filled") {
+TEST_CASE("fresh skbs: every packet's data read hits the header line pktgen just wrote") {
     json r = run("athlon-64-66-82546gb", {"cpu.cache.kib=256", "pktgen.clone_skb=0"});
     CHECK(r["snoop_hits_per_packet"].get<double>() >= 1.0);
     // The stock driver frees about a hundred skbs per interrupt: the arrays overflow and

@@ -17,7 +17,7 @@ std::vector<ParamSpec> pktgen_params() {
         integer("pktgen.count", "packets", 0, 0, 1LL << 40, "Packets to send; 0 = no end."),
         integer("pktgen.clone_skb", "packets", 0, 0, 1LL << 40,
                 "Send the same skb this many times before building a new one; 0 = a fresh "
-                "skb (allocation, new buffer, data written by the CPU) for every packet."),
+                "skb (allocation, new buffer, headers written by the CPU) for every packet."),
         number("pktgen.ipg_ns", "ns", 0, 0, 1e9, "pktgen's inter-packet delay."),
         number("pktgen.timestamp_ns", "ns", 0, 0, 100000,
                "CPU time fill_packet spends on the timestamp it writes into each new packet "

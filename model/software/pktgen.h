@@ -32,8 +32,9 @@ constexpr unsigned kPktgenMagicOffset = 42;
 constexpr unsigned kPktgenSeqOffset = 46;
 constexpr std::uint32_t kPktgenMagic = 0xbe9be955;
 // The bytes fill_packet writes: those headers and pktgen's own (magic, sequence number,
-// timestamp: 16 bytes). The 2004 pktgen only skb_put()s the rest of the payload, leaving it
-// as the slab had it (the memset of the payload came to pktgen years later).
+// timestamp: 16 bytes with a 32-bit kernel's struct timeval, 24 with a 64-bit one's). The
+// 2004 pktgen only skb_put()s the rest of the payload, leaving it as the slab had it (the
+// memset of the payload came to pktgen years later).
 constexpr unsigned kPktgenWrittenBytes = kPktgenMagicOffset + 16;
 
 class Pktgen {
