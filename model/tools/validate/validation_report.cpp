@@ -129,7 +129,8 @@ std::string table_text(const std::vector<Check>& checks, const std::vector<TierR
               << c.scenario.substr(0, 23) << std::right << std::setw(6)
               << (c.size > 0 ? number(c.size, 0) : "") << std::setw(12) << value(c, c.measured)
               << std::setw(12) << value(c, c.simulated) << std::setw(12) << error(c) << "  "
-              << (c.ok ? "ok" : "OUT") << (c.note.empty() ? "" : "  " + c.note) << "\n";
+              << (c.ok ? "ok" : c.known_miss.empty() ? "OUT" : "OUT (known miss)")
+              << (c.note.empty() ? "" : "  " + c.note) << "\n";
         }
         o << t.tier << ": " << summary_line(t.summary, tol) << "\n\n";
     }
