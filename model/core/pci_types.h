@@ -64,20 +64,23 @@ struct BusTransaction {
 // Coherent DMA: the lines after the first of a read that a CPU cache holds modified.  Each is
 // supplied by the snoop hit's implicit write-back, one line at a time in order, so it comes
 // `delay` later than the memory stream would bring it, and every line after it waits behind it
-// (HostBridge::snoop).  Bit i is the i-th line after the read's first (bit 0 unused: the first
-// line's snoop hit is in its own latency); a read covers at most 4096 bytes (a delayed read's
-// buffer, host.prefetch_bytes, and a PCI-X byte count), 129 lines of 32 bytes.
+// (HostBridge::snoop_read).  Line i (counted from the read's first, i >= 1: the first line's
+// snoop hit is in its own latency) is bit i - 1 of `lines`; a read covers at most 4096 bytes (a
+// delayed read's buffer, host.prefetch_bytes, and a PCI-X byte count), 129 lines of 32 bytes,
+// so 128 bits hold every further line exactly.
 struct ModifiedLines {
     static constexpr unsigned kMaxLines = 4096 / 32 + 1;
-    std::bitset<kMaxLines> lines;
+    std::bitset<kMaxLines - 1> lines;
     Picos delay = 0;
     bool any() const { return lines.any(); }
-    // How much later than the memory stream line i (counted from the read's first) is here.
+    bool holds(std::uint64_t i) const { return i >= 1 && i < kMaxLines && lines[i - 1]; }
+    void set(std::uint64_t i) { lines.set(i - 1); }
+    // How much later than the memory stream line i (counted from the read's first) is here:
+    // `delay` for each modified line 1..i (the bits below i, shifted to the top, counted).
     Picos until(std::uint64_t i) const {
-        if (!lines.any()) return 0;
-        std::uint64_t n = 0;
-        for (std::uint64_t k = 1; k <= i && k < kMaxLines; ++k) n += lines[k];
-        return n * delay;
+        if (i == 0 || lines.none()) return 0;
+        if (i >= kMaxLines) return lines.count() * delay;
+        return (lines << (kMaxLines - 1 - i)).count() * delay;
     }
     bool operator==(const ModifiedLines& o) const { return lines == o.lines && delay == o.delay; }
     bool operator!=(const ModifiedLines& o) const { return !(*this == o); }
