@@ -274,12 +274,13 @@ TEST_CASE("a retry loop run ahead ends exactly as when every attempt is simulate
 }
 
 TEST_CASE("a target that breaks its promise after a retry loop stops the run") {
-    // It promises data from clock 40 (TargetOffer::Promise::then) but keeps answering Retry:
+    // It promises data from clock 40 (TargetOffer::Promise::then_known) but keeps answering Retry:
     // the bus, which planned the attempt after the loop from the promise, must notice.
     BusWithTarget segment(BusKind::Pci, 32, 33);
     segment.target.answer.kind = TargetOffer::Retry;
     segment.target.answer.promise.retry_until = 40 * kPci33;
-    segment.target.answer.promise.then = {true, 64, 0, 64, {}};
+    segment.target.answer.promise.then_known = true;
+    segment.target.answer.max_bytes = 64;
     RecordingMaster m("m", segment.bus);
     segment.bus.read(m.id, 0x1000, 64, 1);
     CHECK_THROWS_WITH(sc_core::sc_start(ps(1'000'000'000)),

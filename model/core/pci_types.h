@@ -39,7 +39,7 @@ const char* to_string(Termination t);
 
 // DEVSEL# timing (PCI "fast/medium/slow"; PCI-X decode A/B/C): clocks after the address phase
 // (PCI) or attribute phase (PCI-X) at which the target claims the transaction.
-enum class Devsel { Fast = 1, Medium = 2, Slow = 3 };
+enum class Devsel : std::uint8_t { Fast = 1, Medium = 2, Slow = 3 };
 
 // One bus transaction as the bus runs it.
 struct BusTransaction {
@@ -64,20 +64,23 @@ struct BusTransaction {
 // Coherent DMA: the lines after the first of a read that a CPU cache holds modified.  Each is
 // supplied by the snoop hit's implicit write-back, one line at a time in order, so it comes
 // `delay` later than the memory stream would bring it, and every line after it waits behind it
-// (HostBridge::snoop).  Bit i is the i-th line after the read's first (bit 0 unused: the first
-// line's snoop hit is in its own latency); a read covers at most 4096 bytes (a delayed read's
-// buffer, host.prefetch_bytes, and a PCI-X byte count), 129 lines of 32 bytes.
+// (HostBridge::snoop_read).  Line i (counted from the read's first, i >= 1: the first line's
+// snoop hit is in its own latency) is bit i - 1 of `lines`; a read covers at most 4096 bytes (a
+// delayed read's buffer, host.prefetch_bytes, and a PCI-X byte count), 129 lines of 32 bytes,
+// so 128 bits hold every further line exactly.
 struct ModifiedLines {
     static constexpr unsigned kMaxLines = 4096 / 32 + 1;
-    std::bitset<kMaxLines> lines;
+    std::bitset<kMaxLines - 1> lines;
     Picos delay = 0;
     bool any() const { return lines.any(); }
-    // How much later than the memory stream line i (counted from the read's first) is here.
+    bool holds(std::uint64_t i) const { return i >= 1 && i < kMaxLines && lines[i - 1]; }
+    void set(std::uint64_t i) { lines.set(i - 1); }
+    // How much later than the memory stream line i (counted from the read's first) is here:
+    // `delay` for each modified line 1..i (the bits below i, shifted to the top, counted).
     Picos until(std::uint64_t i) const {
-        if (!lines.any()) return 0;
-        std::uint64_t n = 0;
-        for (std::uint64_t k = 1; k <= i && k < kMaxLines; ++k) n += lines[k];
-        return n * delay;
+        if (i == 0 || lines.none()) return 0;
+        if (i >= kMaxLines) return lines.count() * delay;
+        return (lines << (kMaxLines - 1 - i)).count() * delay;
     }
     bool operator==(const ModifiedLines& o) const { return lines == o.lines && delay == o.delay; }
     bool operator!=(const ModifiedLines& o) const { return !(*this == o); }
@@ -86,16 +89,17 @@ struct ModifiedLines {
 // A target's answer to a transaction starting at `start` (it must not change its state: the
 // transaction may still be cut short; `complete` reports what really happened).
 struct TargetOffer {
-    enum Kind { Data, Retry, Split } kind = Data;
+    enum Kind : std::uint8_t { Data, Retry, Split } kind = Data;
     Devsel devsel = Devsel::Medium;
     unsigned initial_wait_clocks = 0;  // wait states before the first data phase
+    // The data (of a Retry: of the repeat it promises, Promise::then_known).
     std::uint32_t max_bytes = 0;       // target disconnects after this many bytes; 0: no limit
     // Data streaming in from memory: the cache line holding the transaction's first byte is at
     // the target at first_line_ready, each further line line_time later; a data phase waits
     // for the line of its last byte.  0, 0: everything is there.
+    unsigned line_bytes = 64;
     Picos first_line_ready = 0;
     Picos line_time = 0;
-    unsigned line_bytes = 64;
     ModifiedLines modified;  // further lines that come later (coherent DMA)
     // Retry only: what the target promises about the repeats of this transaction: the
     // run-ahead's contract (BusRunAhead, model/platform/bus_run_ahead.h).  A promise changes no
@@ -107,18 +111,17 @@ struct TargetOffer {
         // Retry of a read the target takes only when this attempt ends (a new delayed read): its
         // data will be there this long after that end, with the same promise; 0: unknown.
         Picos ready_after_end = 0;
-        // What the first repeat at or after the promised time gets, if the target can say:
-        // data whose first line is there at that time, disconnecting after max_bytes
-        // (0: no limit), further lines of line_bytes every line_time (devsel as above).
-        struct AfterPromise {
-            bool known = false;
-            std::uint32_t max_bytes = 0;
-            Picos line_time = 0;
-            unsigned line_bytes = 64;
-            ModifiedLines modified;
-        } then;
+        // True if the target can say what the first repeat at or after the promised time gets:
+        // data whose first line is there at that time, as max_bytes, line_bytes, line_time and
+        // modified above say (devsel too).  A Retry moves no data, so those fields are free to
+        // carry the promise's.
+        bool then_known = false;
     } promise;
 };
+// Every offer is built from scratch (default members, then the target's answer): up to 80
+// bytes GCC zeroes it with a few vector stores, beyond that with `rep stos`, which cost about 6 %
+// of a run's time when the promise carried a second copy of the data fields (seen in perf).
+static_assert(sizeof(TargetOffer) <= 80, "TargetOffer grew past 80 bytes: see the comment");
 
 // Per logical request (one read or write a master asked for, however many transactions it
 // took): where its time went.  Sums over all of the request's transactions.

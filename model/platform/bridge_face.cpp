@@ -242,8 +242,11 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
         if (d->first_ready > start) {
             o.kind = TargetOffer::Retry;
             o.promise.retry_until = d->first_ready;  // complete() leaves a latched read alone
-            o.promise.then = {true, static_cast<std::uint32_t>(d->end - d->addr),
-                              d->line_time, config_.cache_line_bytes, d->modified};
+            o.promise.then_known = true;
+            o.max_bytes = static_cast<std::uint32_t>(d->end - d->addr);
+            o.line_time = d->line_time;
+            o.line_bytes = config_.cache_line_bytes;
+            o.modified = d->modified;
         } else
             pace(o, *d);
         return o;
@@ -270,8 +273,11 @@ TargetOffer BridgeFace::offer(const BusTransaction& t, Picos start) {
         line_timing(t, t.addr, prefetch_end(t.addr), up_.read_jitter(reads_started_), start);
     // Known only when no posted write is still being committed ahead of it.
     o.promise.ready_after_end = up_.read_start(start) == start ? lt.first : 0;
-    o.promise.then = {true, static_cast<std::uint32_t>(prefetch_end(t.addr) - t.addr),
-                      lt.per_line, config_.cache_line_bytes, lt.modified};
+    o.promise.then_known = true;
+    o.max_bytes = static_cast<std::uint32_t>(prefetch_end(t.addr) - t.addr);
+    o.line_time = lt.per_line;
+    o.line_bytes = config_.cache_line_bytes;
+    o.modified = lt.modified;
     return o;
 }
 

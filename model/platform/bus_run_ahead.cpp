@@ -66,8 +66,9 @@ bool BusRunAhead::swap_in_planned(int master, Picos start, TransactionPlan*& cur
 }
 
 // The attempt that ends a retry loop was planned from the target's promise
-// (TargetOffer::Promise::then): the target must answer it that way now.  A target breaking its
-// promise would silently change the timing, so this is checked every time (one offer() per loop).
+// (TargetOffer::Promise::then_known): the target must answer it that way now.  A target breaking
+// its promise would silently change the timing, so this is checked every time (one offer() per
+// loop).
 void BusRunAhead::check_promise(const TransactionPlan& promised) const {
     TargetOffer real = promised.target->offer(promised.t, promised.t.start);
     const TargetOffer& p = promised.offer;
@@ -78,7 +79,7 @@ void BusRunAhead::check_promise(const TransactionPlan& promised) const {
         throw std::logic_error(std::string(bus_.name()) + ": master " +
                                std::to_string(promised.t.master) +
                                " gets a different answer after a retry loop than the target "
-                               "promised (TargetOffer::Promise::then)");
+                               "promised (TargetOffer::Promise::then_known)");
 }
 
 void BusRunAhead::stop_running_ahead() {
@@ -151,7 +152,7 @@ void BusRunAhead::run_ahead_retries(int master, Picos end, const TargetOffer& of
     loop_end_plan_->t.master = -1;
     if (bus_free)
         plan_other_after_loop(master, real, bus_free);
-    else if (promise.then.known && real == data_arbitration)
+    else if (promise.then_known && real == data_arbitration)
         plan_data_after_loop(master, until, offer, others);
 }
 
@@ -186,13 +187,11 @@ void BusRunAhead::plan_other_after_loop(int master, Picos at, Picos bus_free) {
 // only its end needs an event (its arbitration runs ahead like the repeats before it).
 void BusRunAhead::plan_data_after_loop(int master, Picos promised, const TargetOffer& retry,
                                        Picos others) {
-    TargetOffer data;
-    data.devsel = retry.devsel;
-    data.max_bytes = retry.promise.then.max_bytes;
+    TargetOffer data = retry;  // devsel and the promised data's pace (Promise::then_known)
+    data.kind = TargetOffer::Data;
+    data.initial_wait_clocks = 0;
     data.first_line_ready = promised;
-    data.line_time = retry.promise.then.line_time;
-    data.line_bytes = retry.promise.then.line_bytes;
-    data.modified = retry.promise.then.modified;
+    data.promise = {};
     // The master, parked after its repeats, asks again and starts at the loop's end.
     bus_.plan_transaction(master, ahead_loop_end_, &data, *loop_end_plan_);
     loop_end_plan_->t.request = ahead_loop_end_;

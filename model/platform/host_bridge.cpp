@@ -84,6 +84,12 @@ void HostBridge::posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at)
         std::max(writes_committed_, at) + (last - first + 1) * config_.write_commit_ps;
 }
 
+bool HostBridge::modified_in_a_cache(std::uint64_t line_number, Picos at) const {
+    for (const CpuCache* c : caches_)
+        if (c->modified_at(line_number * config_.cache_line_bytes, at)) return true;
+    return false;
+}
+
 MemoryPath::Snoop HostBridge::snoop_read(std::uint64_t addr, std::uint32_t bytes,
                                          Picos at) const {
     Snoop s;
@@ -94,24 +100,27 @@ MemoryPath::Snoop HostBridge::snoop_read(std::uint64_t addr, std::uint32_t bytes
     if (last - first >= ModifiedLines::kMaxLines)
         throw std::logic_error(std::string(name()) + ": a DMA read of " + std::to_string(bytes) +
                                " bytes, more lines than a read may cover");
-    for (std::uint64_t n = first; n <= last; ++n) {
-        bool modified = false;
-        for (const CpuCache* c : caches_) modified = modified || c->modified_at(n * line, at);
-        if (!modified) continue;
-        if (n == first) s.first = config_.snoop_hit_ps;
-        else s.further.lines.set(n - first);
-    }
+    if (modified_in_a_cache(first, at)) s.first = config_.snoop_hit_ps;
+    // A further line modified in a cache comes snoop_line_ps later than memory would bring it:
+    // with 0 it comes in time and changes nothing, so the caches are not asked about it here
+    // (read_taken still counts it).
+    if (config_.snoop_line_ps == 0) return s;
+    for (std::uint64_t n = first + 1; n <= last; ++n)
+        if (modified_in_a_cache(n, at)) s.further.set(n - first);
     return s;
 }
 
 void HostBridge::read_taken(std::uint64_t addr, std::uint32_t bytes, Picos at) {
-    Snoop s = snoop_read(addr, bytes, at);
-    const std::size_t further = s.further.lines.count();
-    snoop_hits_ += further + (s.first ? 1 : 0);
-    snoop_extra_ps_ += static_cast<double>(further) * static_cast<double>(config_.snoop_line_ps);
-    if (s.first)
-        snoop_extra_ps_ += static_cast<double>(config_.snoop_hit_ps) -
-                           static_cast<double>(config_.memory_latency_ps);
+    if (caches_.empty()) return;
+    const std::uint64_t line = config_.cache_line_bytes;
+    const std::uint64_t first = addr / line, last = (addr + (bytes ? bytes : 1) - 1) / line;
+    for (std::uint64_t n = first; n <= last; ++n) {
+        if (!modified_in_a_cache(n, at)) continue;
+        ++snoop_hits_;
+        snoop_extra_ps_ += n == first ? static_cast<double>(config_.snoop_hit_ps) -
+                                            static_cast<double>(config_.memory_latency_ps)
+                                      : static_cast<double>(config_.snoop_line_ps);
+    }
     for (CpuCache* c : caches_) c->written_back(addr, bytes, at);
 }
 

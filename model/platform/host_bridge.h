@@ -76,6 +76,8 @@ public:
 
 private:
     void end_of_elaboration() override;
+    // Does a CPU cache hold line `line_number` (addr / cache_line_bytes) modified at `at`?
+    bool modified_in_a_cache(std::uint64_t line_number, Picos at) const;
 
     HostConfig config_;
     MmioTarget* face_ = nullptr;

@@ -401,8 +401,7 @@ void PciBus::plan_data_phases(std::uint64_t addr, std::uint32_t bytes, unsigned 
     Picos snooped = 0;  // what the modified lines up to line k add (ModifiedLines)
     for (std::uint64_t k = first_line; p < total; ++k) {
         const std::uint64_t i = k - first_line;
-        if (i > 0 && i < ModifiedLines::kMaxLines && offer.modified.lines[i])
-            snooped += offer.modified.delay;
+        if (offer.modified.holds(i)) snooped += offer.modified.delay;
         std::uint64_t line_end = (k + 1) * line_bytes;
         auto p_end = addr + bytes <= line_end
                          ? total

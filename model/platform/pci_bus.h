@@ -157,7 +157,7 @@ private:
     Picos granted_start(int master, Picos at, Picos bus_free, int parked) const;
     // What a transaction of `master` starting at `start` would be, if not cut short: the bus's
     // state is not changed, except segments_ (the data phases), which the plan fills.
-    // `given`: the target's answer, known in advance (TargetOffer::Promise::then), instead of
+    // `given`: the target's answer, known in advance (TargetOffer::Promise::then_known), instead of
     // asking it.
     void plan_transaction(int master, Picos start, const TargetOffer* given,
                           TransactionPlan& out);
