@@ -160,6 +160,24 @@ TEST_CASE("a DMA read of N lines of which M are modified costs M snoop hits, eac
     CHECK(r.host.snoop_read(0x2000, 256, ns_to_ps(40000)).further.lines.none());
 }
 
+TEST_CASE("snoop costs of 0: the bridge does not hold the stream, counts only the further "
+          "lines and still writes them back") {
+    HostConfig config;
+    config.snoop_hit_ps = 0;   // the first line comes from memory
+    config.snoop_line_ps = 0;  // a further modified line comes in time
+    HostBridge host{"host", config};
+    CpuCache cache{small_cache()};
+    host.snoop(cache);
+    cache.touch(0x3000, 128, true, 0);  // the read's first two lines
+    MemoryPath::Snoop s = host.snoop_read(0x3000, 256, 0);
+    CHECK(s.first == 0);
+    CHECK(s.further.lines.none());
+    host.read_taken(0x3000, 256, 0);
+    CHECK(host.snoop_hits() == 1);
+    CHECK(host.snoop_extra_ps() == 0);
+    CHECK_FALSE(cache.modified_at(0x3040, 1));
+}
+
 TEST_CASE("slab arrays are refilled and flushed in batches of half their limit") {
     int grown = 0;
     SlabCache skb_heads(256, [&] { return grown++; });

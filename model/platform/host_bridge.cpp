@@ -116,6 +116,8 @@ void HostBridge::read_taken(std::uint64_t addr, std::uint32_t bytes, Picos at) {
     const std::uint64_t first = addr / line, last = (addr + (bytes ? bytes : 1) - 1) / line;
     for (std::uint64_t n = first; n <= last; ++n) {
         if (!modified_in_a_cache(n, at)) continue;
+        // snoop_hit_ps 0: the first line comes from memory (snoop_read), no hit to count.
+        if (n == first && config_.snoop_hit_ps == 0) continue;
         ++snoop_hits_;
         snoop_extra_ps_ += n == first ? static_cast<double>(config_.snoop_hit_ps) -
                                             static_cast<double>(config_.memory_latency_ps)

@@ -26,7 +26,7 @@ public:
     // Coherent DMA: what the snoop of the CPU caches finds for a read of [addr, addr+bytes)
     // asked for here at `at`.  `first`: the time from asking until the read's first line is
     // back when a CPU cache holds it modified (the snoop hit replaces the memory access; 0: it
-    // comes from memory, read_time); `further`: the later lines held modified, each arriving
+    // comes from memory, read_time); `further`: the later lines held modified (none when they cost nothing), each arriving
     // that much later than the memory stream and holding up the lines after it.
     struct Snoop {
         Picos first = 0;
