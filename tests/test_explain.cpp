@@ -55,6 +55,14 @@ json explain_receive_window(const std::string& name, std::vector<std::string> se
     return explain_receive(rec, setup);
 }
 
+// `pcisim explain ARGS --json FILE` through the command line: its JSON.
+json explain_command_json(const std::string& args) {
+    pcisim::test::TempDir dir;
+    const std::string out = dir / "explain.json";
+    REQUIRE(pcisim::test::run_pcisim("explain " + args + " --json " + out).exit_code == 0);
+    return json::parse(pcisim::test::slurp(out));
+}
+
 double part_ns(const json& parts, const std::string& step, const std::string& mechanism) {
     double sum = 0;
     for (const auto& p : parts)
@@ -218,11 +226,7 @@ TEST_CASE("explain on a bus-limited receive run: the misses by cause are the run
 // MSS-sized segments.  explain's s and period are the wire's frames (headers + tcp.mss), not
 // the skbs, and it says how many segments each skb became.
 TEST_CASE("explain on a TSO stream counts the segments on the wire, not the skbs") {
-    pcisim::test::TempDir dir;
-    const std::string out = dir / "explain.json";
-    REQUIRE(pcisim::test::run_pcisim("explain " + scenario_path("hp-ia64-netperf-tso") + " --json " + out)
-                .exit_code == 0);
-    const json x = json::parse(pcisim::test::slurp(out));
+    const json x = explain_command_json(scenario_path("hp-ia64-netperf-tso"));
     const double full = x["resolved_scenario"]["tcp"]["mss"].get<double>() + 14 + 20 + 20;
     CHECK(x["wire_frames"]["largest_bytes"].get<double>() == full);
     CHECK(x["packet_size"].get<double>() <= full);
@@ -237,11 +241,7 @@ TEST_CASE("explain on a TSO stream counts the segments on the wire, not the skbs
 
 // A receive-only run through the command: its JSON is the receive side alone.
 TEST_CASE("explain --json on a receive-only run holds the receive side") {
-    pcisim::test::TempDir dir;
-    const std::string out = dir / "explain.json";
-    REQUIRE(pcisim::test::run_pcisim("explain " + scenario_path("xeon-pcix-133-rx") + " --json " + out)
-                .exit_code == 0);
-    const json x = json::parse(pcisim::test::slurp(out));
+    const json x = explain_command_json(scenario_path("xeon-pcix-133-rx"));
     CHECK(x["direction"] == "rx");
     CHECK(x["receive"]["window"]["port"] == "nic.port0.rx");
     CHECK(x["receive"]["limiter"] == "wire");
@@ -251,13 +251,8 @@ TEST_CASE("explain --json on a receive-only run holds the receive side") {
 // pktgen on, but its port receive-only: no port transmits, so explain's default (both
 // directions) explains the receive side instead of failing on the transmit side's 0 frames.
 TEST_CASE("explain skips the transmit side when every port is receive-only") {
-    pcisim::test::TempDir dir;
-    const std::string out = dir / "explain.json";
-    REQUIRE(pcisim::test::run_pcisim("explain " + scenario_path("xeon-pcix-133-rx") +
-                                      " --set pktgen.enabled=true --set wire_source.receive_only=true"
-                                      " --json " + out)
-                .exit_code == 0);
-    const json x = json::parse(pcisim::test::slurp(out));
+    const json x = explain_command_json(scenario_path("xeon-pcix-133-rx") +
+                                        " --set pktgen.enabled=true --set wire_source.receive_only=true");
     CHECK(x["direction"] == "rx");
     CHECK(x["receive"]["window"]["frames"].get<double>() > 0);
 }

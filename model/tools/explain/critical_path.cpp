@@ -111,17 +111,6 @@ const char* const kCpuParts[] = {"register-read stall", "interrupt handler", "ti
                                  "xmit (pktgen, driver)", "waiting (queue stopped)"};
 const char* const kWireParts[] = {"frame (preamble, frame, FCS)", "inter-packet gap", "idle"};
 
-std::vector<Span> module_spans(const std::vector<StepInterval>& steps, const std::string& module,
-                               const std::vector<TraceStep>& order) {
-    std::vector<Span> spans;
-    for (const auto& s : steps) {
-        if (s.module != module || s.instant) continue;
-        auto it = std::find(order.begin(), order.end(), s.step);
-        if (it != order.end()) spans.push_back({s.start, s.end, static_cast<int>(it - order.begin())});
-    }
-    return spans;
-}
-
 double ns(Picos t) { return static_cast<double>(t) * 1e-3; }
 
 std::string transaction_text(const BusTransaction& t, const BusInfo& bus) {
@@ -203,24 +192,14 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
         engine_k.push_back({{"mechanism", what}, {"byte_times", bt}});
     }
 
-    auto simple = [&](const std::string& module, const std::vector<TraceStep>& order,
-                      const char* const* names) {
-        auto segments = sweep(module_spans(steps, module, order), static_cast<int>(order.size()), a,
-                              b, first_active);
-        json parts = json::array();
-        Picos last = 0;
-        for (const auto& [label, total] : totals(segments)) {
-            double v = per_packet(total);
-            parts.push_back({{"step", names[label]}, {"ns", v}, {"byte_times", byte_times(v)}});
-            if (label == static_cast<int>(order.size())) last = total;
-        }
-        return std::make_pair(parts, last);  // `last`: the time with none of the steps
-    };
-    auto [cpu_parts, cpu_waiting] =
-        simple(who.cpu, {TraceStep::MmioRead, TraceStep::InterruptHandler, TraceStep::Timer, TraceStep::Xmit}, kCpuParts);
-    auto [wire_parts, wire_idle] = simple(mac, {TraceStep::Wire, TraceStep::Gap}, kWireParts);
-    parts_of["cpu"] = cpu_parts;
-    parts_of["wire"] = wire_parts;
+    const StepParts cpu = module_step_parts(
+        steps, who.cpu, {TraceStep::MmioRead, TraceStep::InterruptHandler, TraceStep::Timer, TraceStep::Xmit},
+        kCpuParts, a, b, n, B);
+    const StepParts wire =
+        module_step_parts(steps, mac, {TraceStep::Wire, TraceStep::Gap}, kWireParts, a, b, n, B);
+    const Picos cpu_waiting = cpu.none, wire_idle = wire.none;
+    parts_of["cpu"] = cpu.parts;
+    parts_of["wire"] = wire.parts;
 
     const Picos bus_busy = bus_busy_time(rec, a, b);
 

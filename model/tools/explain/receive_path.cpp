@@ -119,17 +119,6 @@ const char* const kWireParts[] = {"frames received", "frames missed (FIFO full)"
                                   "frames still in the NIC when the span ends", "idle"};
 enum WirePart { wReceived, wMissedFifo, wMissedDescriptor, wStillIn, wIdle };
 
-std::vector<Span> module_spans(const std::vector<StepInterval>& steps, const std::string& module,
-                               const std::vector<TraceStep>& order) {
-    std::vector<Span> spans;
-    for (const auto& s : steps) {
-        if (s.module != module || s.instant) continue;
-        auto it = std::find(order.begin(), order.end(), s.step);
-        if (it != order.end()) spans.push_back({s.start, s.end, static_cast<int>(it - order.begin())});
-    }
-    return spans;
-}
-
 std::string transaction_text(const BusTransaction& t, const BusInfo& bus) {
     std::ostringstream o;
     o << bus.masters.at(t.master) << " "
@@ -199,20 +188,8 @@ json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
     }
     parts_of["nic_rx_engine"] = engine_parts;
 
-    auto simple = [&](const std::string& module, const std::vector<TraceStep>& order,
-                      const char* const* names) {
-        auto segments = sweep(module_spans(steps, module, order), static_cast<int>(order.size()), a,
-                              b, first_active);
-        json parts = json::array();
-        Picos none = 0;
-        for (const auto& [label, total] : totals(segments)) {
-            double v = per_frame(total);
-            parts.push_back({{"step", names[label]}, {"ns", v}, {"byte_times", byte_times(v)}});
-            if (label == static_cast<int>(order.size())) none = total;
-        }
-        return std::make_pair(parts, none);
-    };
-    auto [cpu_parts, cpu_waiting] = simple(who->cpu, kCpuOrder, kCpuParts);
+    const StepParts cpu = module_step_parts(steps, who->cpu, kCpuOrder, kCpuParts, a, b, n, B);
+    const Picos cpu_waiting = cpu.none;
     // The wire: only the received frames' share is time the wire spent on the rate.
     std::map<std::int64_t, int> missed_as;
     for (const auto& s : steps)
@@ -240,7 +217,7 @@ json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
         if (w.start > rec.window().from) share_sum += w.end - w.start, ++shares;
     const Picos wire_received =
         shares ? static_cast<Picos>(std::llround(static_cast<double>(share_sum) / static_cast<double>(shares) * n)) : 0;
-    parts_of["cpu"] = cpu_parts;
+    parts_of["cpu"] = cpu.parts;
     parts_of["wire"] = wire_parts;
 
     const Picos bus_busy = bus_busy_time(rec, a, b);

@@ -39,4 +39,29 @@ std::vector<StepInterval> step_intervals(const Recording& recording) {
     return out;
 }
 
+std::vector<Span> module_spans(const std::vector<StepInterval>& steps, const std::string& module,
+                               const std::vector<TraceStep>& order) {
+    std::vector<Span> spans;
+    for (const auto& s : steps) {
+        if (s.module != module || s.instant) continue;
+        auto it = std::find(order.begin(), order.end(), s.step);
+        if (it != order.end()) spans.push_back({s.start, s.end, static_cast<int>(it - order.begin())});
+    }
+    return spans;
+}
+
+StepParts module_step_parts(const std::vector<StepInterval>& steps, const std::string& module,
+                            const std::vector<TraceStep>& order, const char* const* names,
+                            Picos a, Picos b, double units, double bytes_per_s) {
+    const int none = static_cast<int>(order.size());
+    StepParts out{nlohmann::json::array(), 0};
+    for (const auto& [label, total] :
+         totals(sweep(module_spans(steps, module, order), none, a, b, first_active))) {
+        const double ns = static_cast<double>(total) * 1e-3 / units;
+        out.parts.push_back({{"step", names[label]}, {"ns", ns}, {"byte_times", ns * bytes_per_s / 1e9}});
+        if (label == none) out.none = total;
+    }
+    return out;
+}
+
 }  // namespace pcisim
