@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "platform/cache_coherence.h"
 #include "platform/cpu_cache.h"
 #include "platform/host_bridge.h"
 #include "platform/bridge_face.h"
@@ -30,6 +31,17 @@ CpuCacheConfig small_cache() {  // 4 KiB: 16 sets of 4 ways of 64-byte lines
     return c;
 }
 
+// One CPU's cache behind the coherence domain: the lines a touch missed.
+struct OneCpuCache {
+    CacheCoherence caches{small_cache(), 1};
+    CpuCache& cache = caches.cache_of(0);
+    unsigned touch(std::uint64_t addr, std::uint32_t bytes, bool write, Picos at) {
+        const std::uint64_t before = caches.counters(0).misses;
+        caches.touch(0, addr, bytes, write, at, LineUse::Other);
+        return static_cast<unsigned>(caches.counters(0).misses - before);
+    }
+};
+
 json run(const std::string& name, std::vector<std::string> sets, double us = 2000) {
     for (auto& o : test::fixed_window(us, 300)) sets.push_back(o);
     Scenario s = Scenario::load(test::scenario_path(name), sets);
@@ -40,7 +52,7 @@ json run(const std::string& name, std::vector<std::string> sets, double us = 200
 }  // namespace
 
 TEST_CASE("a ring of lines larger than the cache misses on every pass; a smaller one hits") {
-    CpuCache cache(small_cache());
+    OneCpuCache cache;
     auto pass = [&](unsigned lines) {
         unsigned missed = 0;
         for (unsigned i = 0; i < lines; ++i) missed += cache.touch(0x10000 + 64ull * i, 16, true, 0);
@@ -51,7 +63,7 @@ TEST_CASE("a ring of lines larger than the cache misses on every pass; a smaller
     CHECK(pass(64) == 0);
     // 65 lines in LRU order: each set sees one line more than it has ways, so every touch
     // finds its line evicted by the one before (the cleanup of a ring larger than the cache).
-    CpuCache big_ring(small_cache());
+    OneCpuCache big_ring;
     unsigned first = 0, second = 0;
     for (unsigned i = 0; i < 80; ++i) first += big_ring.touch(0x10000 + 64ull * i, 16, false, 0);
     for (unsigned i = 0; i < 80; ++i) second += big_ring.touch(0x10000 + 64ull * i, 16, false, 0);
@@ -64,8 +76,8 @@ TEST_CASE("a line the CPU wrote before a DMA read starts costs that read a snoop
     hc.memory_latency_ps = 240000;
     hc.snoop_hit_ps = 400000;
     HostBridge host("host", hc);
-    CpuCache cache(small_cache());
-    host.snoop(cache);
+    OneCpuCache cache;
+    host.snoop(cache.cache);
     cache.touch(0x2000, 60, true, 1000000);  // written at 1 us (CPU time)
     auto first_hit = [&](const MemoryPath& path, std::uint64_t addr, Picos at) {
         return path.snoop_read(addr, 60, at).first;
@@ -110,12 +122,12 @@ struct SnoopedRead {
         return c;
     }
     HostBridge host{"host", host_config()};
-    CpuCache cache{small_cache()};
+    OneCpuCache cache;
     PciBus bus{"bus", test::bus_config(BusKind::Pci, 32, 33)};
     BridgeFace face{"face", face_config(), bus, host};
     test::RecordingMaster clean{"clean", bus}, dirty{"dirty", bus};
     SnoopedRead() {
-        host.snoop(cache);
+        host.snoop(cache.cache);
         host.bind_mmio(face, 0, 0);
     }
 };
@@ -166,8 +178,8 @@ TEST_CASE("snoop costs of 0: the bridge does not hold the stream, counts only th
     config.snoop_hit_ps = 0;   // the first line comes from memory
     config.snoop_line_ps = 0;  // a further modified line comes in time
     HostBridge host{"host", config};
-    CpuCache cache{small_cache()};
-    host.snoop(cache);
+    OneCpuCache cache;
+    host.snoop(cache.cache);
     cache.touch(0x3000, 128, true, 0);  // the read's first two lines
     MemoryPath::Snoop s = host.snoop_read(0x3000, 256, 0);
     CHECK(s.first == 0);
@@ -175,7 +187,7 @@ TEST_CASE("snoop costs of 0: the bridge does not hold the stream, counts only th
     host.read_taken(0x3000, 256, 0);
     CHECK(host.snoop_hits() == 1);
     CHECK(host.snoop_extra_ps() == 0);
-    CHECK_FALSE(cache.modified_at(0x3040, 1));
+    CHECK_FALSE(cache.cache.modified_at(0x3040, 1));
 }
 
 TEST_CASE("slab arrays are refilled and flushed in batches of half their limit") {

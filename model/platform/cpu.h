@@ -19,7 +19,8 @@
 
 #include <systemc>
 
-#include "platform/cpu_cache.h"
+#include "core/line_use.h"
+#include "platform/cache_coherence.h"
 #include "platform/cpu_run_ahead.h"
 #include "platform/memory_path.h"
 #include "core/pci_types.h"
@@ -78,17 +79,22 @@ public:
 
     // The hardware access layer the software uses.
     void charge(double cycles) { pending_ += static_cast<Picos>(cycles * cycle_ps_ + 0.5); }
-    // The software reads or writes [addr, addr+bytes) of host memory: each line not in the
-    // CPU's cache costs cpu.cache.miss_ns.  Nothing without a cache model.
-    void touch(std::uint64_t addr, std::uint32_t bytes, bool write) {
-        if (!cache_) return;
-        unsigned missed = cache_->touch(addr, bytes, write, now());
-        totals_.cache_misses += missed;
-        pending_ += missed * cache_->config().miss_ps;
+    // The software reads or writes [addr, addr+bytes) of host memory, which holds `use`: what
+    // the caches make of it (a miss costs cpu.cache.miss_ns, a line from another CPU's cache
+    // cpu.cache.transfer_ns, platform/cache_coherence.h).  Nothing without a cache model.
+    void touch(std::uint64_t addr, std::uint32_t bytes, bool write, LineUse use = LineUse::Other) {
+        if (!caches_) return;
+        const std::uint64_t misses = caches_->counters(cache_cpu_).misses;
+        pending_ += caches_->touch(cache_cpu_, addr, bytes, write, now(), use);
+        totals_.cache_misses += caches_->counters(cache_cpu_).misses - misses;
     }
     void count_slab_batches(std::uint64_t n) { totals_.slab_batches += n; }
-    void use_cache(CpuCache* cache) { cache_ = cache; }  // before sc_start; null = none
-    const CpuCache* cache() const { return cache_; }
+    // The machine's caches and this CPU's number among them; before sc_start.
+    void use_caches(CacheCoherence& caches, unsigned cpu) {
+        caches_ = &caches;
+        cache_cpu_ = cpu;
+    }
+    const CacheCoherence* caches() const { return caches_; }
     void mmio_write(std::uint64_t addr, std::uint32_t value);
     std::uint32_t mmio_read(std::uint64_t addr);
     HostMemory& memory() { return memory_; }
@@ -125,7 +131,8 @@ private:
     HostBridge& host_;
     unsigned host_port_;  // the number its register accesses carry (HostBridge::attach_cpu)
     HostMemory& memory_;
-    CpuCache* cache_ = nullptr;
+    CacheCoherence* caches_ = nullptr;
+    unsigned cache_cpu_ = 0;
     CpuSoftware* software_ = nullptr;
     Picos timer_period_ = 0, next_timer_ = 0;
     Picos pending_ = 0;

@@ -22,6 +22,19 @@ std::vector<ParamSpec> cpu_cache_params() {
         number("cpu.cache.miss_ns", "ns", 0, 0, 5000,
                "CPU time for each cache line the software touches that is not in cpu.cache "
                "(a load or a write-allocate from memory), on top of the code's cycles."),
+        choice("cpu.cache.protocol", "mesi", {"mesi", "moesi"},
+               "How the CPUs' caches keep lines coherent: mesi (Intel front-side bus: a line "
+               "another CPU reads from a modified copy is written back and both keep it shared) "
+               "or moesi (AMD: the modified copy becomes Owned and stays dirty, answering for "
+               "the line until it is written back)."),
+        number("cpu.cache.transfer_ns", "ns", 0, 0, 5000,
+               "CPU time for a line another CPU's cache holds modified (or owned): the "
+               "cache-to-cache transfer (HITM# and implicit write-back on the FSB, a probe "
+               "response with data over HyperTransport), instead of cpu.cache.miss_ns."),
+        number("cpu.cache.invalidate_ns", "ns", 0, 0, 5000,
+               "CPU time for writing a line other CPUs' caches hold a copy of: the request for "
+               "ownership that invalidates their copies (a bus invalidate, or probes and their "
+               "responses)."),
     };
 }
 
@@ -32,6 +45,10 @@ CpuCacheConfig CpuCacheConfig::from(const Scenario& s) {
     c.ways = static_cast<unsigned>(s.integer("cpu.cache.ways"));
     c.shared = s.boolean("cpu.cache.shared");
     c.miss_ps = ns_to_ps(s.number("cpu.cache.miss_ns"));
+    c.protocol = s.text("cpu.cache.protocol") == "moesi" ? CpuCacheConfig::Protocol::Moesi
+                                                          : CpuCacheConfig::Protocol::Mesi;
+    c.transfer_ps = ns_to_ps(s.number("cpu.cache.transfer_ns"));
+    c.invalidate_ps = ns_to_ps(s.number("cpu.cache.invalidate_ns"));
     return c;
 }
 
@@ -50,7 +67,7 @@ CpuCache::CpuCache(const CpuCacheConfig& config)
 CpuCache::Line* CpuCache::find(std::uint64_t n) {
     Line* set = &lines_[(n & (sets_ - 1)) * config_.ways];
     for (unsigned w = 0; w < config_.ways; ++w)
-        if (set[w].valid && set[w].tag == n) return &set[w];
+        if (set[w].state != State::Invalid && set[w].tag == n) return &set[w];
     return nullptr;
 }
 
@@ -58,41 +75,50 @@ const CpuCache::Line* CpuCache::find(std::uint64_t n) const {
     return const_cast<CpuCache*>(this)->find(n);
 }
 
-CpuCache::Line& CpuCache::fill(std::uint64_t n) {
-    Line* set = &lines_[(n & (sets_ - 1)) * config_.ways];
-    Line* victim = &set[0];
-    for (unsigned w = 0; w < config_.ways && victim->valid; ++w)
-        if (!set[w].valid || set[w].last_use < victim->last_use) victim = &set[w];
-    // A modified victim is written back on its way out (no timing: the write buffer hides it).
-    if (victim->valid && victim->modified_until == kNever && victim->modified_since != kNever)
-        ++counters_.evictions_modified;
-    *victim = Line{};
-    victim->tag = n;
-    victim->valid = true;
-    return *victim;
+CpuCache::State CpuCache::state(std::uint64_t n) const {
+    const Line* l = find(n);
+    return l ? l->state : State::Invalid;
 }
 
-unsigned CpuCache::touch(std::uint64_t addr, std::uint32_t bytes, bool write, Picos at) {
-    if (bytes == 0) return 0;
-    unsigned missed = 0;
-    const std::uint64_t first = addr / config_.line_bytes, last = (addr + bytes - 1) / config_.line_bytes;
-    for (std::uint64_t n = first; n <= last; ++n) {
-        Line* l = find(n);
-        if (l) {
-            ++counters_.hits;
-        } else {
-            ++counters_.misses;
-            ++missed;
-            l = &fill(n);
-        }
-        l->last_use = ++use_clock_;
-        // A write dirties a clean line from now on; a line already modified stays so since then.
-        if (write && !(l->modified_since != kNever && l->modified_until == kNever)) {
-            l->modified_since = at;
-            l->modified_until = kNever;
-        }
+void CpuCache::use(std::uint64_t n, bool write, Picos at) {
+    Line* l = find(n);
+    l->last_use = ++use_clock_;
+    if (!write) return;
+    // A write dirties a clean line from now on; a line already modified stays so since then.
+    if (!dirty(*l)) {
+        l->modified_since = at;
+        l->modified_until = kNever;
     }
-    return missed;
+    l->state = State::Modified;
+}
+
+void CpuCache::fill(std::uint64_t n, State state, Picos at) {
+    Line* set = &lines_[(n & (sets_ - 1)) * config_.ways];
+    Line* victim = &set[0];
+    for (unsigned w = 0; w < config_.ways && victim->state != State::Invalid; ++w)
+        if (set[w].state == State::Invalid || set[w].last_use < victim->last_use) victim = &set[w];
+    // A modified victim is written back on its way out (no timing: the write buffer hides it).
+    if (victim->state != State::Invalid && dirty(*victim)) ++counters_.evictions_modified;
+    *victim = Line{};
+    victim->tag = n;
+    victim->state = state;
+    victim->last_use = ++use_clock_;
+    if (state == State::Modified) victim->modified_since = at;
+}
+
+void CpuCache::share(std::uint64_t n, Picos at) {
+    Line* l = find(n);
+    if (!l) return;
+    if (dirty(*l) && config_.protocol == CpuCacheConfig::Protocol::Mesi) {
+        l->modified_until = at;  // the implicit write-back of the transfer
+        l->state = State::Shared;
+    } else {
+        l->state = dirty(*l) ? State::Owned : State::Shared;
+    }
+}
+
+void CpuCache::drop(std::uint64_t n) {
+    if (Line* l = find(n)) *l = Line{};
 }
 
 bool CpuCache::modified_at(std::uint64_t addr, Picos at) const {
@@ -107,6 +133,7 @@ void CpuCache::written_back(std::uint64_t addr, std::uint32_t bytes, Picos at) {
         Line* l = find(n);
         if (l && modified(*l, at) && l->modified_until == kNever) {
             l->modified_until = at;
+            l->state = l->state == State::Owned ? State::Shared : State::Exclusive;
             ++counters_.snoop_hits;
         }
     }

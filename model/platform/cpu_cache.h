@@ -1,9 +1,9 @@
-// A host CPU's cache as the software's data sees it: set-associative, LRU, write-back.  It holds
-// what pktgen and the driver touch (skb heads and buffers, descriptors, the driver's ring
-// state); a touch that misses costs the CPU a memory access (cpu.cache.miss_ns per line).  The
-// host bridge snoops it for each DMA read: a line modified here is supplied by the cache (a
-// snoop hit, host.snoop_hit_ns) and is clean afterwards (implicit write-back); a DMA write
-// invalidates the lines it covers.
+// A host CPU's cache as the software's data sees it: set-associative, LRU, write-back, each line
+// in a coherence state (MESI or MOESI, platform/cache_coherence.h moves lines between CPUs).  It
+// holds what pktgen and the driver touch (skb heads and buffers, descriptors, the driver's ring
+// state).  The host bridge snoops it for each DMA read: a line modified here (M, or O under
+// MOESI) is supplied by the cache (a snoop hit, host.snoop_hit_ns) and is clean afterwards
+// (the bridge writes it to memory as it forwards it); a DMA write invalidates the lines it covers.
 //
 // Time order: the CPU runs ahead of the kernel's time, the bridge asks at the kernel's time.  So
 // a line remembers since when it is modified (the CPU time of the write that dirtied it) and
@@ -23,21 +23,29 @@ class Scenario;
 
 // cpu.cache.* (cpu_params() lists them); bytes == 0: no cache model (touches cost nothing).
 struct CpuCacheConfig {
+    enum class Protocol { Mesi, Moesi };
     std::uint64_t bytes = 0;
     unsigned line_bytes = 64;   // the host's cache line
     unsigned ways = 16;
     bool shared = false;        // one cache for all CPUs (else one each)
-    Picos miss_ps = 0;          // CPU time per line missed
+    Picos miss_ps = 0;          // CPU time per line missed (from memory)
+    // Between CPUs (platform/cache_coherence.h): the protocol, a line another CPU holds
+    // modified (cache to cache), and a write to a line other CPUs hold (their copies invalidated).
+    Protocol protocol = Protocol::Mesi;
+    Picos transfer_ps = 0;
+    Picos invalidate_ps = 0;
     bool enabled() const { return bytes != 0; }
     static CpuCacheConfig from(const Scenario& s);
 };
 
 class CpuCache {
 public:
+    // I: not here; S: a clean copy others may share; E: the only copy, clean; O (MOESI): a
+    // dirty copy others share, this cache answers for it; M: the only copy, dirty.
+    enum class State : std::uint8_t { Invalid, Shared, Exclusive, Owned, Modified };
+
     explicit CpuCache(const CpuCacheConfig& config);
 
-    // The CPU reads or writes [addr, addr+bytes) at CPU time `at`; returns the lines it missed.
-    unsigned touch(std::uint64_t addr, std::uint32_t bytes, bool write, Picos at);
     // The host bridge's snoop for a DMA read asked for at `at`: is the line holding addr
     // modified here then?
     bool modified_at(std::uint64_t addr, Picos at) const;
@@ -47,10 +55,23 @@ public:
     // A DMA write of [addr, addr+bytes): the cache drops those lines.
     void invalidate(std::uint64_t addr, std::uint32_t bytes);
 
+    // What the coherence domain asks and changes, by line number (addr / line_bytes).
+    State state(std::uint64_t line_number) const;
+    // The CPU uses a line it holds (LRU order; a write makes it M, dirty since `at`).
+    void use(std::uint64_t line_number, bool write, Picos at);
+    // The line comes in (the set's LRU victim goes out) in `state`, dirty since `at` if M.
+    void fill(std::uint64_t line_number, State state, Picos at);
+    // Another CPU read the line: M becomes S (MESI: written back by the transfer, at `at`) or O
+    // (MOESI: still dirty, this cache answers for it); E becomes S.
+    void share(std::uint64_t line_number, Picos at);
+    // Another CPU writes the line: this copy goes.
+    void drop(std::uint64_t line_number);
+
     struct Counters {
         std::uint64_t hits = 0, misses = 0, evictions_modified = 0, snoop_hits = 0;
     };
     const Counters& counters() const { return counters_; }
+    Counters& counters() { return counters_; }
     void reset_counters() { counters_ = Counters{}; }
     const CpuCacheConfig& config() const { return config_; }
 
@@ -58,16 +79,19 @@ private:
     static constexpr Picos kNever = std::numeric_limits<Picos>::max();
     struct Line {
         std::uint64_t tag = 0;         // line number (addr / line_bytes)
-        bool valid = false;
+        State state = State::Invalid;
         Picos modified_since = kNever; // CPU time of the write that dirtied it
-        Picos modified_until = kNever; // the DMA read that wrote it back
+        Picos modified_until = kNever; // the DMA read (or MESI transfer) that wrote it back
         std::uint64_t last_use = 0;    // LRU order
     };
     Line* find(std::uint64_t line_number);
     const Line* find(std::uint64_t line_number) const;
-    Line& fill(std::uint64_t line_number);  // the set's LRU victim, replaced
     bool modified(const Line& l, Picos at) const {
         return l.modified_since <= at && at <= l.modified_until;
+    }
+    // Dirty from now on: M or O and not yet written back.
+    static bool dirty(const Line& l) {
+        return l.modified_since != kNever && l.modified_until == kNever;
     }
 
     CpuCacheConfig config_;

@@ -79,15 +79,12 @@ void Platform::add_transmitters() {
                                               *host_, *memory_));
         if (ports_on[c] > 1) schedulers_[c] = std::make_unique<CpuScheduler>(*cpus_[c]);
     }
-    // The CPU caches, snooped by the host bridge for coherent DMA.
+    // The CPU caches, kept coherent between the CPUs and snooped by the host bridge for
+    // coherent DMA.
     if (config_.cache.enabled()) {
-        for (unsigned c = 0; c < topology.cpus; ++c) {
-            if (c == 0 || !config_.cache.shared) {
-                caches_.push_back(std::make_unique<CpuCache>(config_.cache));
-                host_->snoop(*caches_.back());
-            }
-            cpus_[c]->use_cache(caches_.back().get());
-        }
+        caches_ = std::make_unique<CacheCoherence>(config_.cache, topology.cpus);
+        for (const auto& cache : caches_->caches()) host_->snoop(*cache);
+        for (unsigned c = 0; c < topology.cpus; ++c) cpus_[c]->use_caches(*caches_, c);
     }
     const std::uint64_t ring_spacing = Platform::ring_spacing(topology.port_cpu.size());
     for (unsigned n = 0; n < topology.nics.size(); ++n) {

@@ -112,7 +112,7 @@ public:
     // The segment NIC `nic` sits on: the platform's bus, or its card's.
     PciBus& nic_segment(std::size_t nic);
     const std::vector<std::unique_ptr<Cpu>>& cpus() const { return cpus_; }
-    const std::vector<std::unique_ptr<CpuCache>>& caches() const { return caches_; }
+    CacheCoherence* caches() const { return caches_.get(); }  // null without a cache model
     const HostBridge& host() const { return *host_; }
     HostBridge& host() { return *host_; }
     const SkbPool* skbs() const { return skbs_.get(); }
@@ -152,7 +152,7 @@ private:
     std::unique_ptr<MmioRouter> mmio_router_;  // only with card bridges
     std::unique_ptr<SkbPool> skbs_;
     std::vector<std::unique_ptr<Cpu>> cpus_;
-    std::vector<std::unique_ptr<CpuCache>> caches_;  // one shared or one per CPU; none if off
+    std::unique_ptr<CacheCoherence> caches_;  // the CPUs' caches; none if off
     std::vector<std::unique_ptr<CpuScheduler>> schedulers_;  // CPUs with more than one port
     std::vector<std::unique_ptr<E1000>> nics_;
     std::vector<std::unique_ptr<PortSoftware>> ports_;

@@ -270,7 +270,9 @@ void add_tcp_results(json& r, const Platform& platform, double window_s) {
     }
     const double kb = static_cast<double>(received.payload_bytes) / 1024;
     std::uint64_t modified_lines = 0;  // lines DMA reads found modified in a CPU cache
-    for (const auto& cache : platform.caches()) modified_lines += cache->counters().snoop_hits;
+    if (platform.caches())
+        for (const auto& cache : platform.caches()->caches())
+            modified_lines += cache->counters().snoop_hits;
     r["tcp"] = {{"throughput_mbit_s", static_cast<double>(received.payload_bytes) * 8 / window_s / 1e6},
                 {"throughput_mbit_s_by_port", by_port},
                 {"send_cpu_pct", cpus ? 100 * cpu_s / (window_s * cpus) : 0.0},

@@ -308,7 +308,7 @@ void Simulation::open_window() {
     for (auto& nic : platform.nics()) nic->reset_stats();
     for (auto& cpu : platform.cpus()) cpu->reset_totals();
     platform.host().reset_snoop_hits();
-    for (auto& cache : platform.caches()) cache->reset_counters();
+    if (platform.caches()) platform.caches()->reset_counters();
     for (auto& sw : platform.ports()) {
         sw->driver->reset_counters();
         if (sw->tcp) sw->tcp->reset_counters(), sw->peer->reset_counters();
@@ -408,7 +408,7 @@ void Simulation::take_shortcuts() {
     const auto& cpus = p.platform->cpus();
     // A CPU cache is snooped at the bus's time: the CPU's touches must come in time order, and
     // the buses' retry loops may not run ahead of them either.
-    const bool cached = !p.platform->caches().empty();
+    const bool cached = p.platform->caches() != nullptr;
     for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1 && !cached && !tcp);
     p.platform->bus().allow_retry_run_ahead(!cached);
     for (auto& card : p.platform->cards()) card->bus.allow_retry_run_ahead(!cached);

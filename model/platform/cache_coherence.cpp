@@ -1,0 +1,79 @@
+#include "platform/cache_coherence.h"
+
+namespace pcisim {
+
+using State = CpuCache::State;
+
+CacheCoherence::CacheCoherence(const CpuCacheConfig& config, unsigned cpus)
+    : config_(config), counters_(cpus) {
+    const unsigned caches = config.shared ? 1 : cpus;
+    for (unsigned c = 0; c < caches; ++c) caches_.push_back(std::make_unique<CpuCache>(config));
+}
+
+void CacheCoherence::reset_counters() {
+    for (Counters& c : counters_) c = Counters{};
+    for (auto& cache : caches_) cache->reset_counters();
+}
+
+Picos CacheCoherence::touch(unsigned cpu, std::uint64_t addr, std::uint32_t bytes, bool write,
+                            Picos at, LineUse use) {
+    if (bytes == 0) return 0;
+    const std::uint64_t first = addr / config_.line_bytes;
+    const std::uint64_t last = (addr + bytes - 1) / config_.line_bytes;
+    Picos cost = 0;
+    for (std::uint64_t n = first; n <= last; ++n) cost += touch_line(cpu, n, write, at, use);
+    return cost;
+}
+
+Picos CacheCoherence::touch_line(unsigned cpu, std::uint64_t line, bool write, Picos at,
+                                 LineUse use) {
+    CpuCache& own = cache_of(cpu);
+    const State held = own.state(line);
+    // The other caches' copies: whether any, and whether one of them is dirty.
+    bool others = false;
+    bool dirty_elsewhere = false;
+    auto survey = [&] {
+        for (auto& c : caches_) {
+            if (c.get() == &own) continue;
+            const State s = c->state(line);
+            if (s == State::Invalid) continue;
+            others = true;
+            dirty_elsewhere = dirty_elsewhere || s == State::Modified || s == State::Owned;
+        }
+    };
+    if (held != State::Invalid) {
+        ++own.counters().hits;
+        // A write to a line others may share (S, or O under MOESI) takes it from them.
+        if (write && (held == State::Shared || held == State::Owned)) survey();
+        own.use(line, write, at);
+        if (!others) return 0;
+        for (auto& c : caches_)
+            if (c.get() != &own) c->drop(line);
+        ++counters_[cpu].invalidations[static_cast<std::size_t>(use)];
+        return config_.invalidate_ps;
+    }
+    ++own.counters().misses;
+    ++counters_[cpu].misses;
+    survey();
+    Picos cost = config_.miss_ps;
+    if (dirty_elsewhere) {
+        cost = config_.transfer_ps;
+        ++counters_[cpu].transfers[static_cast<std::size_t>(use)];
+    }
+    if (write) {
+        // Read for ownership: the other copies go (a dirty one came with the transfer).
+        if (others) {
+            for (auto& c : caches_)
+                if (c.get() != &own) c->drop(line);
+            ++counters_[cpu].invalidations[static_cast<std::size_t>(use)];
+        }
+        own.fill(line, State::Modified, at);
+        return cost;
+    }
+    for (auto& c : caches_)
+        if (c.get() != &own) c->share(line, at);
+    own.fill(line, others ? State::Shared : State::Exclusive, at);
+    return cost;
+}
+
+}  // namespace pcisim
