@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 #include "core/sim_time.h"
 
 namespace pcisim {
@@ -141,9 +141,9 @@ E1000Params E1000Params::for_model(const std::string& model) {
     return p;
 }
 
-E1000Params E1000Params::from(const Scenario& s) { return from(s, "nic"); }
+E1000Params E1000Params::from(const ScenarioView& s) { return from(s, "nic"); }
 
-E1000Params E1000Params::from(const Scenario& s, const std::string& prefix) {
+E1000Params E1000Params::from(const ScenarioView& s, const std::string& prefix) {
     auto key = [&](const char* name) {
         std::string own = prefix + "." + name;
         return s.has(own) ? own : std::string("nic.") + name;

@@ -4,11 +4,33 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/pci_types.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace pcisim {
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// The nic.* keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> nic_params();
+// Checks between the NIC's keys and the rest of the scenario: packet buffer split, packet size
+// against the TX FIFO, ports of the model, a PCI-only part on PCI-X, preloaded frames.
+void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
+// The same for one NIC of several (model/run/topology.cpp): its nic.* values with the inherited
+// ones filled in, the key path they are named by in messages ("nic", "nics[1]"), the ports it
+// transmits on and the kind of the segment it sits on, each with its key.
+struct NicCheck {
+    const nlohmann::json& keys;
+    std::string path;
+    unsigned ports;
+    std::string ports_key;
+    std::string bus_kind;
+    std::string bus_key;
+};
+void check_nic(const NicCheck& nic, const nlohmann::json& doc, std::vector<std::string>& problems);
 }
 
 namespace pcisim::e1000 {
@@ -55,10 +77,10 @@ struct E1000Params {
 
     // The defaults for another part (traits follow the model); throws std::invalid_argument.
     static E1000Params for_model(const std::string& model);
-    // Scenario::from_json has checked the combinations (check_nic_combinations).
-    static E1000Params from(const Scenario& s);
+    // The scenario was checked at load, check_nic_combinations included.
+    static E1000Params from(const ScenarioView& s);
     // The NIC of the array item `prefix` ("nics.1"): its own keys, and nic.*'s where it has none.
-    static E1000Params from(const Scenario& s, const std::string& prefix);
+    static E1000Params from(const ScenarioView& s, const std::string& prefix);
     // TX share of the packet buffer when PBA.RXA gives receive `rx_kb` (SDM 13.4.26).
     unsigned tx_fifo_bytes(unsigned rx_kb) const;
 };

@@ -6,8 +6,8 @@
 #include "core/sim_time.h"
 #include "core/trace_hooks.h"
 #include "e1000/e1000.h"
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 
 namespace pcisim {
 
@@ -93,7 +93,7 @@ void check_wire_source(const nlohmann::json& doc, std::vector<std::string>& prob
                            "receive the frames");
 }
 
-WireSourceConfig WireSourceConfig::from(const Scenario& s) {
+WireSourceConfig WireSourceConfig::from(const ScenarioView& s) {
     WireSourceConfig c;
     c.enabled = s.boolean("wire_source.enabled");
     c.size = static_cast<std::uint32_t>(s.integer("wire_source.size"));

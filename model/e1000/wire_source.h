@@ -5,6 +5,12 @@
 // max(size, 60), FCS (4) and the minimum inter-frame gap (12) byte times.
 #pragma once
 
+#include <vector>
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 
 #include <systemc>
@@ -14,7 +20,13 @@
 namespace pcisim {
 
 class E1000;
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> wire_source_params();  // wire_source.*
+// The wire source's rate against the line rate and its ports against the driven ones.
+void check_wire_source(const nlohmann::json& doc, std::vector<std::string>& problems);
 
 struct WireSourceConfig {
     bool enabled = false;
@@ -28,7 +40,7 @@ struct WireSourceConfig {
     bool receives(unsigned port) const {
         return enabled && port >= first_port && port < first_port + ports;
     }
-    static WireSourceConfig from(const Scenario& s);
+    static WireSourceConfig from(const ScenarioView& s);
 };
 
 class WireSource : public sc_core::sc_module {

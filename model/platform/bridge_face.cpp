@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "run/scenario.h"
+#include "config/scenario_view.h"
 #include "core/sim_time.h"
 #include "core/trace_hooks.h"
 
@@ -39,7 +39,7 @@ std::vector<ParamSpec> face_params(const std::string& prefix) {
     };
 }
 
-FaceConfig FaceConfig::from(const Scenario& s, const std::string& prefix,
+FaceConfig FaceConfig::from(const ScenarioView& s, const std::string& prefix,
                             unsigned cache_line_bytes) {
     FaceConfig c;
     c.delayed_reads = s.text(prefix + ".read_response") == "delayed";

@@ -22,11 +22,11 @@
 
 #include "platform/memory_path.h"
 #include "platform/pci_bus.h"
-#include "run/schema.h"
+#include "config/param_spec.h"
 
 namespace pcisim {
 
-class Scenario;
+class ScenarioView;
 
 struct FaceConfig {
     bool delayed_reads = true;          // false: wait states while within the latency limit
@@ -40,7 +40,7 @@ struct FaceConfig {
     unsigned cache_line_bytes = 64;     // the host's: the unit the buffers hold
 
     // The face's keys under `prefix` ("host", "bridges.1"); the line size is the host's.
-    static FaceConfig from(const Scenario& s, const std::string& prefix,
+    static FaceConfig from(const ScenarioView& s, const std::string& prefix,
                            unsigned cache_line_bytes);
 };
 

@@ -4,8 +4,8 @@
 
 #include "platform/host_bridge.h"
 #include "core/invariants.h"
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 #include "core/sim_time.h"
 #include "core/trace_hooks.h"
 
@@ -73,7 +73,7 @@ std::vector<ParamSpec> cpu_params() {
     };
 }
 
-CpuCosts CpuCosts::from(const Scenario& s) {
+CpuCosts CpuCosts::from(const ScenarioView& s) {
     CpuCosts c;
     c.clock_mhz = s.number("cpu.clock_mhz");
     c.pktgen_loop_cycles = s.number("cpu.cycles.pktgen_loop");

@@ -13,6 +13,8 @@
 // context switch per packet fewer.
 #pragma once
 
+#include <string>
+
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -27,7 +29,11 @@
 
 namespace pcisim {
 
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> cpu_params();  // cpu.* but the cache
 class HostBridge;
 class HostMemory;
 
@@ -62,7 +68,7 @@ struct CpuCosts {
            rx_refill_per_buffer_cycles = 100, rx_forward_per_packet_cycles = 1000;
     Picos mmio_write_ps = 50000;          // CPU time to issue a posted register write
     Picos interrupt_latency_ps = 500000;  // INTA# to the handler starting (APIC delivery)
-    static CpuCosts from(const Scenario& s);
+    static CpuCosts from(const ScenarioView& s);
 };
 
 class Cpu : public sc_core::sc_module, public InterruptSink, public MmioClient {

@@ -3,8 +3,8 @@
 #include <stdexcept>
 
 #include "core/sim_time.h"
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 
 namespace pcisim {
 
@@ -38,7 +38,7 @@ std::vector<ParamSpec> cpu_cache_params() {
     };
 }
 
-CpuCacheConfig CpuCacheConfig::from(const Scenario& s) {
+CpuCacheConfig CpuCacheConfig::from(const ScenarioView& s) {
     CpuCacheConfig c;
     c.bytes = static_cast<std::uint64_t>(s.integer("cpu.cache.kib")) * 1024;
     c.line_bytes = static_cast<unsigned>(s.integer("host.cache_line_bytes"));

@@ -11,6 +11,8 @@
 // the CPU wrote it by then, and a repeated question about the same read gets the same answer.
 #pragma once
 
+#include <string>
+
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -19,7 +21,11 @@
 
 namespace pcisim {
 
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> cpu_cache_params();  // cpu.cache.*
 
 // cpu.cache.* (cpu_params() lists them); bytes == 0: no cache model (touches cost nothing).
 struct CpuCacheConfig {
@@ -35,7 +41,7 @@ struct CpuCacheConfig {
     Picos transfer_ps = 0;
     Picos invalidate_ps = 0;
     bool enabled() const { return bytes != 0; }
-    static CpuCacheConfig from(const Scenario& s);
+    static CpuCacheConfig from(const ScenarioView& s);
 };
 
 class CpuCache {

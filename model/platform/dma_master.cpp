@@ -3,8 +3,8 @@
 #include <cmath>
 #include <functional>
 
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 #include "core/sim_time.h"
 
 namespace pcisim {
@@ -30,7 +30,7 @@ std::vector<ParamSpec> dma_master_params() {
     };
 }
 
-DmaMaster::Config DmaMaster::Config::from(const Scenario& s, const std::string& prefix) {
+DmaMaster::Config DmaMaster::Config::from(const ScenarioView& s, const std::string& prefix) {
     Config c;
     c.name = s.text(prefix + ".name");
     c.read = s.text(prefix + ".op") == "read";

@@ -3,6 +3,8 @@
 // background load from other devices sharing the NIC's bus.
 #pragma once
 
+#include <vector>
+
 #include <cstdint>
 #include <random>
 #include <string>
@@ -13,7 +15,11 @@
 
 namespace pcisim {
 
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> dma_master_params();  // masters[].*
 
 class DmaMaster : public sc_core::sc_module, public BusMaster {
 public:
@@ -29,7 +35,7 @@ public:
         Picos start_ps = 0;
         std::uint64_t count = 0;  // requests to make; 0 = no end
         unsigned width_bits = 0;  // 0 = bus width
-        static Config from(const Scenario& s, const std::string& prefix);
+        static Config from(const ScenarioView& s, const std::string& prefix);
     };
     SC_HAS_PROCESS(DmaMaster);
     DmaMaster(sc_core::sc_module_name name, const Config& config, BusPort& bus);

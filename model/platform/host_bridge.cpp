@@ -5,8 +5,8 @@
 #include <string>
 
 #include "platform/cpu_cache.h"
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 #include "core/sim_time.h"
 
 namespace pcisim {
@@ -49,7 +49,7 @@ std::vector<ParamSpec> host_params() {
     return p;
 }
 
-HostConfig HostConfig::from(const Scenario& s) {
+HostConfig HostConfig::from(const ScenarioView& s) {
     HostConfig c;
     c.memory_bytes = static_cast<std::uint64_t>(s.integer("host.memory_mib")) << 20;
     c.cache_line_bytes = static_cast<unsigned>(s.integer("host.cache_line_bytes"));

@@ -4,6 +4,8 @@
 // accesses leave for the I/O buses.
 #pragma once
 
+#include <string>
+
 #include <cstdint>
 #include <vector>
 
@@ -14,7 +16,11 @@
 
 namespace pcisim {
 
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> host_params();  // host.*
 class CpuCache;
 
 // host.* (host_params() lists units, defaults and ranges).
@@ -31,7 +37,7 @@ struct HostConfig {
     Picos snoop_line_ps = 0;           // each further modified line holds the stream up this long
     std::uint64_t seed = 1;            // simulation.seed, for the draws
     FaceConfig face;                   // its face on the segment below it (host.* keys too)
-    static HostConfig from(const Scenario& s);
+    static HostConfig from(const ScenarioView& s);
 };
 
 class HostBridge : public sc_core::sc_module, public MemoryPath {

@@ -1,7 +1,7 @@
 #include "platform/pci_bridge.h"
 
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 #include "core/sim_time.h"
 
 namespace pcisim {
@@ -18,7 +18,7 @@ std::vector<ParamSpec> bridge_params() {
     return p;
 }
 
-BridgeConfig BridgeConfig::from(const Scenario& s, const std::string& prefix,
+BridgeConfig BridgeConfig::from(const ScenarioView& s, const std::string& prefix,
                                 unsigned cache_line_bytes) {
     BridgeConfig c;
     c.name = s.text(prefix + ".name");

@@ -5,6 +5,8 @@
 // is modelled there.
 #pragma once
 
+#include <vector>
+
 #include <cstdint>
 #include <string>
 
@@ -15,7 +17,11 @@
 
 namespace pcisim {
 
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> bridge_params();  // bridges[].*
 
 // bridges[i].* (bridge_params() lists units, defaults and ranges).
 struct BridgeConfig {
@@ -24,7 +30,7 @@ struct BridgeConfig {
     Picos downstream_latency_ps = 100000;  // read data or a register access coming down
     FaceConfig face;                       // its face on the secondary segment
     // `prefix` is the array item ("bridges.1"); the face's line size is the host's.
-    static BridgeConfig from(const Scenario& s, const std::string& prefix,
+    static BridgeConfig from(const ScenarioView& s, const std::string& prefix,
                              unsigned cache_line_bytes);
 };
 

@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "core/invariants.h"
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 #include "core/sim_time.h"
 
 namespace pcisim {
@@ -46,7 +46,17 @@ std::vector<ParamSpec> bus_params() {
     };
 }
 
-BusConfig BusConfig::from(const Scenario& s, const std::string& prefix) {
+void check_bus_clock(const nlohmann::json& bus, const std::string& path, std::vector<std::string>& problems) {
+    std::string kind = bus["kind"];
+    double mhz = bus["clock_mhz"];
+    bool ok = kind == "pci" ? (mhz == 33 || mhz == 66) : (mhz == 66 || mhz == 100 || mhz == 133);
+    if (!ok)
+        problems.push_back(path + ".clock_mhz: " + nlohmann::json(mhz).dump() + " is not a " + kind +
+                           " clock; expected " +
+                           (kind == "pci" ? "33 or 66 for pci" : "66, 100 or 133 for pcix"));
+}
+
+BusConfig BusConfig::from(const ScenarioView& s, const std::string& prefix) {
     BusConfig c;
     c.kind = s.text(prefix + ".kind") == "pcix" ? BusKind::PciX : BusKind::Pci;
     c.width_bits = static_cast<unsigned>(s.integer(prefix + ".width_bits"));

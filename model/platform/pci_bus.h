@@ -12,6 +12,8 @@
 // known) are the run-ahead's (BusRunAhead, platform/bus_run_ahead.h); this file is the protocol.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -26,7 +28,15 @@
 
 namespace pcisim {
 
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> bus_params();  // bus.*, and a card bridge's segment
+// A segment's clock against its kind (PCI 33 or 66, PCI-X 66, 100 or 133); `path` is its key
+// ("bus", "card_bridges[0].bus").
+void check_bus_clock(const nlohmann::json& bus, const std::string& path,
+                     std::vector<std::string>& problems);
 
 struct BusConfig {
     BusKind kind = BusKind::Pci;
@@ -39,7 +49,7 @@ struct BusConfig {
     unsigned adb_bytes = 128;            // PCI-X allowable disconnect boundary
     bool park_on_last = true;            // bus parking on the last master
 
-    static BusConfig from(const Scenario& s, const std::string& prefix);
+    static BusConfig from(const ScenarioView& s, const std::string& prefix);
     Picos period() const;
 };
 

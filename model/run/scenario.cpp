@@ -16,10 +16,6 @@ namespace pcisim {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-ScenarioError::ScenarioError(std::vector<std::string> problems)
-    : std::runtime_error(problems.empty() ? std::string("scenario error") : problems.front()),
-      problems_(std::move(problems)) {}
-
 namespace {
 
 constexpr std::size_t kShownBytes = 60;  // of a value or a key in a message
@@ -658,51 +654,6 @@ Scenario Scenario::checked(json doc, const std::string& origin, std::vector<std:
     s.resolved_ = std::move(doc);
     s.origin_ = origin;
     return s;
-}
-
-// Every module reads its parameters through here while it is built: the path is walked in place
-// (no split_path vector per lookup), which keeps elaboration short for sweep points.
-const json& Scenario::at(const std::string& path) const {
-    const json* node = &resolved_;
-    std::string k;
-    for (std::size_t i = 0; i <= path.size();) {
-        std::size_t j = std::min(path.find_first_of(".[]", i), path.size());
-        if (j > i) {
-            k.assign(path, i, j - i);
-            if (node->is_array() && all_digits(k)) {
-                std::size_t idx = k.size() > 9 ? SIZE_MAX : std::stoul(k);  // no overflow
-                if (idx >= node->size()) throw std::out_of_range("scenario path " + path);
-                node = &(*node)[idx];
-            } else {
-                auto it = node->is_object() ? node->find(k) : node->end();
-                if (it == node->end())
-                    throw std::out_of_range("scenario path " + path + " is not in the schema");
-                node = &*it;
-            }
-        }
-        i = j + 1;
-    }
-    return *node;
-}
-
-double Scenario::number(const std::string& path) const { return at(path).get<double>(); }
-std::int64_t Scenario::integer(const std::string& path) const {
-    return at(path).get<std::int64_t>();
-}
-bool Scenario::boolean(const std::string& path) const { return at(path).get<bool>(); }
-std::string Scenario::text(const std::string& path) const { return at(path).get<std::string>(); }
-bool Scenario::has(const std::string& path) const {
-    try {
-        at(path);
-        return true;
-    } catch (const std::out_of_range&) {
-        return false;
-    }
-}
-
-std::size_t Scenario::count(const std::string& array_path) const {
-    const json& j = resolved_.contains(array_path) ? resolved_[array_path] : json::array();
-    return j.is_array() ? j.size() : 0;
 }
 
 }  // namespace pcisim

@@ -1,6 +1,6 @@
 // A scenario: the JSON a user writes (optionally on top of a platform file), checked against the
-// parameter schema and completed with defaults.  Modules read their parameters from it by dotted
-// path ("bus.clock_mhz", "bridges[1].upstream_latency_ns").
+// parameter schema and completed with defaults.  Modules read their parameters through its
+// view (config/scenario_view.h) by dotted path ("bus.clock_mhz", "bridges[1].upstream_latency_ns").
 #pragma once
 
 #include <cstdint>
@@ -11,17 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/scenario_view.h"
+
 namespace pcisim {
-
-// Every problem found in a scenario, one line each ("path: value ...: expected ...").
-class ScenarioError : public std::runtime_error {
-public:
-    explicit ScenarioError(std::vector<std::string> problems);
-    const std::vector<std::string>& problems() const { return problems_; }
-
-private:
-    std::vector<std::string> problems_;
-};
 
 // What the loader reads at most (docs/robustness.md, "Input limits"): a scenario or platform
 // file of 1 MiB, JSON nested 64 deep (scenario keys go 3 deep: cpu.cycles.x), a chain of 8
@@ -48,14 +40,16 @@ public:
     // chooses the platform, which is then read like at load.
     Scenario with(const std::vector<std::string>& overrides) const;
 
-    double number(const std::string& path) const;
-    std::int64_t integer(const std::string& path) const;
-    bool boolean(const std::string& path) const;
-    std::string text(const std::string& path) const;
-    // Whether the resolved scenario holds `path` (an inherited key an item leaves out does not).
-    bool has(const std::string& path) const;
-    // Items in an array of objects ("bridges", "masters").
-    std::size_t count(const std::string& array_path) const;
+    // The checked document as the modules read it (ScenarioView's typed readers by dotted
+    // path); a Scenario converts to it where a module's config is made (`HostConfig::from(s)`).
+    ScenarioView view() const { return ScenarioView(resolved_); }
+    operator ScenarioView() const { return view(); }
+    double number(const std::string& path) const { return view().number(path); }
+    std::int64_t integer(const std::string& path) const { return view().integer(path); }
+    bool boolean(const std::string& path) const { return view().boolean(path); }
+    std::string text(const std::string& path) const { return view().text(path); }
+    bool has(const std::string& path) const { return view().has(path); }
+    std::size_t count(const std::string& array_path) const { return view().count(array_path); }
 
     // The checked scenario with every default filled in.
     const nlohmann::json& resolved() const { return resolved_; }
@@ -67,7 +61,6 @@ private:
                           std::vector<std::string> problems);
     static Scenario checked(nlohmann::json doc, const std::string& origin,
                             std::vector<std::string> problems);
-    const nlohmann::json& at(const std::string& path) const;
     nlohmann::json resolved_;
     std::string origin_;
     // The document as given (before its platform and the overrides) and the overrides so far:

@@ -8,61 +8,27 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "e1000/e1000_params.h"
 #include "e1000/e1000_regs.h"
+#include "e1000/wire_source.h"
+#include "platform/cpu.h"
+#include "platform/cpu_cache.h"
+#include "platform/dma_master.h"
+#include "platform/host_bridge.h"
+#include "platform/pci_bridge.h"
+#include "platform/pci_bus.h"
 #include "run/platform.h"
 #include "run/topology.h"
+#include "software/e1000_driver.h"
+#include "software/e1000_rx_driver.h"
+#include "software/pktgen.h"
 #include "software/skb_pool.h"
+#include "software/slab_cache.h"
+#include "software/tcp_sender.h"
 
 namespace pcisim {
 
 using nlohmann::json;
-
-ParamSpec number(std::string path, std::string unit, double def, double min, double max,
-                 std::string meaning) {
-    return {std::move(path), ParamType::Number, std::move(unit), def, min, max, {},
-            std::move(meaning), ""};
-}
-
-ParamSpec integer(std::string path, std::string unit, long long def, long long min,
-                  long long max, std::string meaning) {
-    return {std::move(path), ParamType::Integer, std::move(unit), def,
-            static_cast<double>(min), static_cast<double>(max), {}, std::move(meaning), ""};
-}
-
-ParamSpec one_of_integers(std::string path, std::string unit, long long def,
-                          std::vector<long long> allowed, std::string meaning) {
-    std::vector<std::string> choices;
-    for (long long a : allowed) choices.push_back(std::to_string(a));
-    return {std::move(path), ParamType::Integer, std::move(unit), def, 1, 0, choices,
-            std::move(meaning), ""};
-}
-
-ParamSpec boolean(std::string path, bool def, std::string meaning) {
-    return {std::move(path), ParamType::Boolean, "", def, 1, 0, {}, std::move(meaning), ""};
-}
-
-ParamSpec text(std::string path, std::string def, std::string meaning) {
-    return {std::move(path), ParamType::Text, "", def, 1, 0, {}, std::move(meaning), ""};
-}
-
-ParamSpec choice(std::string path, std::string def, std::vector<std::string> choices,
-                 std::string meaning) {
-    return {std::move(path), ParamType::Choice, "", def, 1, 0, std::move(choices),
-            std::move(meaning), ""};
-}
-
-ParamSpec inherited(const ParamSpec& spec, std::string path, std::string meaning) {
-    ParamSpec p = spec;
-    p.inherits = spec.path;
-    p.path = std::move(path);
-    p.meaning = std::move(meaning);
-    return p;
-}
-
-ParamSpec notes(std::string path, std::string meaning) {
-    return {std::move(path), ParamType::Notes, "", nlohmann::json::object(), 1, 0, {},
-            std::move(meaning), ""};
-}
 
 std::vector<ParamSpec> scenario_params() {
     return {
@@ -247,16 +213,6 @@ void check_module_names(const json& doc, std::vector<std::string>& problems) {
 }
 
 }  // namespace
-
-void check_bus_clock(const json& bus, const std::string& path, std::vector<std::string>& problems) {
-    std::string kind = bus["kind"];
-    double mhz = bus["clock_mhz"];
-    bool ok = kind == "pci" ? (mhz == 33 || mhz == 66) : (mhz == 66 || mhz == 100 || mhz == 133);
-    if (!ok)
-        problems.push_back(path + ".clock_mhz: " + json(mhz).dump() + " is not a " + kind +
-                           " clock; expected " +
-                           (kind == "pci" ? "33 or 66 for pci" : "66, 100 or 133 for pcix"));
-}
 
 void check_combinations(const json& doc, std::vector<std::string>& problems) {
     check_bus_clock(doc["bus"], "bus", problems);

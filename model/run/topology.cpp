@@ -1,7 +1,11 @@
 #include "run/topology.h"
 
+#include "e1000/e1000_params.h"
+#include "platform/pci_bridge.h"
+#include "platform/pci_bus.h"
 #include "run/scenario.h"
 #include "run/schema.h"
+#include "software/pktgen.h"
 
 namespace pcisim {
 

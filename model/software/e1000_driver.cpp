@@ -7,8 +7,8 @@
 #include "platform/cpu.h"
 #include "e1000/e1000_regs.h"
 #include "platform/host_memory.h"
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 #include "core/inet_checksum.h"
 #include "core/sim_time.h"
 
@@ -62,7 +62,7 @@ std::vector<ParamSpec> driver_params() {
     };
 }
 
-DriverOptions DriverOptions::from(const Scenario& s) {
+DriverOptions DriverOptions::from(const ScenarioView& s) {
     DriverOptions o;
     o.ring_size = static_cast<unsigned>(s.integer("driver.ring_size"));
     o.napi = s.boolean("driver.napi");

@@ -7,6 +7,8 @@
 // descriptor when the offsets change, then extended data descriptors.
 #pragma once
 
+#include <string>
+
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -18,7 +20,11 @@
 namespace pcisim {
 
 class Cpu;
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> driver_params();  // driver.*
 
 struct DriverOptions {
     unsigned ring_size = 256;
@@ -45,7 +51,7 @@ struct DriverOptions {
     bool ignore_ring_space = false;      // testing.driver_ignore_ring_space: fault injection
     // The variants that clean up (and announce packets) from a periodic timer.
     bool needs_cleanup_timer() const { return notxints || tdt_from_timer; }
-    static DriverOptions from(const Scenario& s);
+    static DriverOptions from(const ScenarioView& s);
 };
 
 class E1000Driver {

@@ -5,8 +5,8 @@
 #include "e1000/e1000_rx_port.h"
 #include "platform/cpu.h"
 #include "platform/host_memory.h"
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 #include "software/e1000_driver.h"
 
 namespace pcisim {
@@ -38,7 +38,7 @@ std::vector<ParamSpec> rx_driver_params() {
     };
 }
 
-RxDriverOptions RxDriverOptions::from(const Scenario& s) {
+RxDriverOptions RxDriverOptions::from(const ScenarioView& s) {
     RxDriverOptions o;
     o.ring_size = static_cast<unsigned>(s.integer("driver.rx_ring_size"));
     o.rdt_batch = static_cast<unsigned>(s.integer("driver.rx_rdt_batch"));

@@ -20,7 +20,11 @@ namespace pcisim {
 
 class Cpu;
 class E1000Driver;
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> rx_driver_params();  // driver.rx_*
 
 enum class RxMode { Drop, Stack, Forward };
 
@@ -31,7 +35,7 @@ struct RxDriverOptions {
     unsigned rdtr = 0, radv = 128;  // RxIntDelay, RxAbsIntDelay (1.024 us units)
     unsigned napi_weight = 64;    // netdev->weight: frames per poll
     std::uint32_t buffer_bytes = 2048;  // rx_buffer_len for a 1500-byte MTU
-    static RxDriverOptions from(const Scenario& s);
+    static RxDriverOptions from(const ScenarioView& s);
 };
 
 class E1000RxDriver {

@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "platform/host_memory.h"
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 #include "core/sim_time.h"
 
 namespace pcisim {
@@ -37,7 +37,7 @@ std::vector<ParamSpec> pktgen_params() {
     };
 }
 
-PktgenOptions PktgenOptions::from(const Scenario& s) {
+PktgenOptions PktgenOptions::from(const ScenarioView& s) {
     PktgenOptions o;
     o.size = static_cast<std::uint32_t>(s.integer("packet.size"));
     o.count = static_cast<std::uint64_t>(s.integer("pktgen.count"));

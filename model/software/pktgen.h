@@ -4,6 +4,10 @@
 // check that every packet leaves once and in order.
 #pragma once
 
+#include <vector>
+
+#include <string>
+
 #include <cstdint>
 #include <functional>
 
@@ -13,7 +17,11 @@
 
 namespace pcisim {
 
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> pktgen_params();  // pktgen.*
 
 struct PktgenOptions {
     std::uint32_t size = 60;        // pkt_size: the frame without FCS
@@ -24,7 +32,7 @@ struct PktgenOptions {
     bool enabled = true;            // false: the CPU only sets the NIC up
     unsigned ports = 1;             // ports transmitting at once (per NIC)
     unsigned cpus = 0;              // CPUs running pktgen; 0 = one per port
-    static PktgenOptions from(const Scenario& s);
+    static PktgenOptions from(const ScenarioView& s);
 };
 
 // Where pktgen's header sits in the frame: after Ethernet (14), IPv4 (20) and UDP (8).

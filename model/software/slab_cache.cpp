@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 
 namespace pcisim {
 

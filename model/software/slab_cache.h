@@ -7,6 +7,8 @@
 // beyond; batchcount is half the limit.
 #pragma once
 
+#include <string>
+
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
@@ -14,8 +16,10 @@
 
 namespace pcisim {
 
-class Scenario;
 struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> slab_params();  // slab.*
 
 class SlabCache {
 public:

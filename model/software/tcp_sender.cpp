@@ -5,8 +5,8 @@
 
 #include "core/sim_time.h"
 #include "platform/host_memory.h"
-#include "run/scenario.h"
-#include "run/schema.h"
+#include "config/scenario_view.h"
+#include "config/param_spec.h"
 #include "software/tcp_receiver.h"
 
 namespace pcisim {
@@ -82,7 +82,7 @@ std::vector<ParamSpec> tcp_params() {
     };
 }
 
-TcpStreamOptions TcpStreamOptions::from(const Scenario& s) {
+TcpStreamOptions TcpStreamOptions::from(const ScenarioView& s) {
     TcpStreamOptions o;
     o.enabled = s.text("workload.kind") == "tcp_stream";
     const std::string mode = s.text("tcp.mode");

@@ -16,6 +16,10 @@
 // MSS of payload, per byte copied and per byte checksummed in software, and per ACK taken.
 #pragma once
 
+#include <vector>
+
+#include <string>
+
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -27,7 +31,11 @@
 
 namespace pcisim {
 
-class Scenario;
+class ScenarioView;
+struct ParamSpec;
+
+// This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
+std::vector<ParamSpec> tcp_params();  // workload.kind, tcp.*
 class TcpReceiver;
 
 struct TcpStreamOptions {
@@ -44,7 +52,7 @@ struct TcpStreamOptions {
     Picos rtt = 0, delayed_ack = 0;
     double write_cycles = 0, frame_cycles = 0, segment_cycles = 0, copy_cycles_per_byte = 0,
            checksum_cycles_per_byte = 0, ack_cycles = 0;
-    static TcpStreamOptions from(const Scenario& s);
+    static TcpStreamOptions from(const ScenarioView& s);
     std::uint64_t send_buffer() const;     // sk_sndbuf: twice what was asked for
     std::uint32_t receive_window() const;  // what the receiver advertises
     // The largest payload of one skb: one MSS, or with TSO as 2.6's tcp_current_mss makes it,
