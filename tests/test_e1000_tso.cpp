@@ -145,7 +145,7 @@ struct Rig {
             [this](unsigned, const std::uint8_t* f, unsigned len, const e1000::FrameTimeline& t) {
                 wire.push_back({std::vector<std::uint8_t>(f, f + len), t});
             });
-        driver = std::make_unique<E1000Driver>(cpu, config.driver, kBar, kRing,
+        driver = std::make_unique<E1000Driver>(config.driver, kBar, kRing,
                                                [this](const Skb&) { ++freed; });
         sender.driver = driver.get();
     }

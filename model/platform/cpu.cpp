@@ -1,6 +1,7 @@
 #include "platform/cpu.h"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "platform/host_bridge.h"
 #include "core/invariants.h"
@@ -66,11 +67,36 @@ std::vector<ParamSpec> cpu_params() {
         number("cpu.cycles.rx_refill_per_buffer", "cycles", 100, 0, 1e6,
                "alloc_rx_buffers per buffer besides the skb allocation: DMA mapping, the "
                "descriptor's address."),
+        number("cpu.cycles.locked_op", "cycles", 0, 0, 10000,
+               "A lock-prefixed read-modify-write (atomic_inc, atomic_dec_and_test, "
+               "test_and_set_bit, spin_trylock's xchg) over the same instruction without lock, "
+               "on a line already in the cache: what an SMP kernel pays per locked "
+               "instruction (kernel.smp); a line another CPU holds costs its transfer on top."),
         number("cpu.mmio_write_ns", "ns", 50, 0, 10000,
                "CPU time to issue a posted (uncached) register write."),
         number("cpu.interrupt_latency_ns", "ns", 500, 0, 100000,
                "INTA# assertion to the interrupt handler starting (I/O APIC delivery)."),
     };
+}
+
+std::vector<ParamSpec> kernel_params() {
+    return {
+        boolean("kernel.smp", true,
+                "An SMP kernel: atomic operations and spin locks use locked instructions "
+                "(cpu.cycles.locked_op each). false: a UP kernel, which runs on one CPU and "
+                "compiles spin locks away."),
+        integer("kernel.maxcpus", "CPUs", 0, 0, 16,
+                "The maxcpus= boot option: the kernel brings up only this many CPUs (an SMP "
+                "kernel with maxcpus=1 runs on one CPU and still pays for its locked "
+                "instructions); 0: every CPU."),
+    };
+}
+
+KernelConfig KernelConfig::from(const ScenarioView& s) {
+    KernelConfig k;
+    k.smp = s.boolean("kernel.smp");
+    k.maxcpus = static_cast<unsigned>(s.integer("kernel.maxcpus"));
+    return k;
 }
 
 CpuCosts CpuCosts::from(const ScenarioView& s) {
@@ -89,6 +115,7 @@ CpuCosts CpuCosts::from(const ScenarioView& s) {
     c.slab_batch_cycles = s.number("cpu.cycles.slab_batch");
     c.copy_cycles_per_byte = s.number("cpu.cycles.copy_per_byte");
     c.context_descriptor_cycles = s.number("cpu.cycles.context_descriptor");
+    c.locked_op_cycles = s.number("cpu.cycles.locked_op");
     c.clean_rx_per_packet_cycles = s.number("cpu.cycles.clean_rx_per_packet");
     c.rx_stack_per_packet_cycles = s.number("cpu.cycles.rx_stack_per_packet");
     c.rx_refill_per_buffer_cycles = s.number("cpu.cycles.rx_refill_per_buffer");
@@ -118,6 +145,12 @@ void Cpu::run(CpuSoftware* software, Picos timer_period) {
     next_timer_ = timer_period;
 }
 
+Cpu* Cpu::running_ = nullptr;
+
+void Cpu::no_cpu_running() {
+    throw std::logic_error("Cpu::current(): no CPU's software is running");
+}
+
 Picos Cpu::now() const { return now_ps() + pending_; }
 
 void Cpu::sync() {
@@ -126,6 +159,7 @@ void Cpu::sync() {
     pending_ = 0;
     totals_.busy += t;
     wait(ps(t));
+    resumed();
 }
 
 bool Cpu::interrupt_due() const { return line_ && now_ps() >= line_visible_at_; }
@@ -143,8 +177,9 @@ void Cpu::service_events() {
             software_->interrupt();
             trace::emit(TraceStep::InterruptHandler, TracePhase::End, name(), now());
         } else if (timer_period_ && now_ps() >= next_timer_) {
-            ++totals_.timer_ticks;
             next_timer_ += timer_period_;
+            if (!software_->timer_due()) continue;
+            ++totals_.timer_ticks;
             trace::emit(TraceStep::Timer, TracePhase::Begin, name(), now());
             charge(costs_.timer_tick_cycles);
             software_->timer();
@@ -157,6 +192,7 @@ void Cpu::service_events() {
 
 void Cpu::main_loop() {
     if (!software_) return;
+    resumed();
     software_->start();
     for (;;) {
         service_events();
@@ -175,6 +211,7 @@ void Cpu::main_loop() {
             wait(ps(until - start), wake_event_);
         else if (!line_)
             wait(wake_event_);
+        resumed();
         totals_.waiting += now_ps() - start;
     }
 }
@@ -205,6 +242,7 @@ std::uint32_t Cpu::mmio_read(std::uint64_t addr) {
         stall_check_.notify(ps(start + kMmioReadLimit - now_ps()));
     }
     while (!read_done_) wait(read_event_);
+    resumed();
     reading_ = false;
     trace::emit(TraceStep::MmioRead, TracePhase::End, name(), now_ps());
     totals_.mmio_stall += now_ps() - start;

@@ -34,6 +34,7 @@ struct ParamSpec;
 
 // This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
 std::vector<ParamSpec> cpu_params();  // cpu.* but the cache
+std::vector<ParamSpec> kernel_params();  // kernel.*
 class HostBridge;
 class HostMemory;
 
@@ -46,6 +47,9 @@ public:
     virtual void run_once() = 0;        // one iteration of the process-context loop
     virtual void interrupt() = 0;       // the device's interrupt handler (and its softirq)
     virtual void timer() = 0;           // the periodic driver timer
+    // Whether a tick of this CPU finds a timer to run (platform/kernel_timer.h: a timer is
+    // queued on one CPU's base); the tick costs nothing when none is.
+    virtual bool timer_due() const { return true; }
     // Whether the next run_once only writes memory the device reads after being told (through
     // a register write that carries its time), writes no interrupt register and reads nothing a
     // device writes, and the software never unmasks a cause the device raises by itself (so no
@@ -63,12 +67,30 @@ struct CpuCosts {
            skb_free_cycles = 150, poll_cycles = 400, interrupt_entry_exit_cycles = 1000,
            timer_tick_cycles = 500, slab_batch_cycles = 0, copy_cycles_per_byte = 1,
            context_descriptor_cycles = 150;
+    // A lock-prefixed instruction's cost over the plain one (an SMP kernel's atomics and spin
+    // locks; model/platform/cpu.h Cpu::locked_instruction).
+    double locked_op_cycles = 0;
     // The receive path (model/software/e1000_rx_driver.h).
     double clean_rx_per_packet_cycles = 200, rx_stack_per_packet_cycles = 2000,
            rx_refill_per_buffer_cycles = 100, rx_forward_per_packet_cycles = 1000;
     Picos mmio_write_ps = 50000;          // CPU time to issue a posted register write
     Picos interrupt_latency_ps = 500000;  // INTA# to the handler starting (APIC delivery)
     static CpuCosts from(const ScenarioView& s);
+};
+
+// kernel.*: the kernel the CPUs run.  An SMP kernel prefixes its atomic operations with lock and
+// takes its spin locks with locked instructions (include/asm-i386/atomic.h: LOCK is "lock ; "
+// on SMP, "" on UP; a UP kernel compiles spin locks away, include/linux/spinlock.h); maxcpus=N
+// brings up only the first N CPUs.
+struct KernelConfig {
+    bool smp = true;
+    unsigned maxcpus = 0;  // 0: every CPU the machine has
+    // The CPUs the kernel runs on, of the machine's `cpus` (a UP kernel uses one).
+    unsigned online(unsigned cpus) const {
+        if (!smp) return 1;
+        return maxcpus && maxcpus < cpus ? maxcpus : cpus;
+    }
+    static KernelConfig from(const ScenarioView& s);
 };
 
 class Cpu : public sc_core::sc_module, public InterruptSink, public MmioClient {
@@ -78,6 +100,13 @@ public:
         HostMemory& memory);
 
     void run(CpuSoftware* software, Picos timer_period);  // before sc_start
+    // The CPU whose software is running now (the kernel's smp_processor_id()): each CPU is one
+    // SystemC thread, and a thread runs until it waits, so it is the CPU that last resumed.
+    // Only from software a CPU runs.
+    static Cpu& current() {
+        if (!running_) no_cpu_running();
+        return *running_;
+    }
     // Only when this CPU is the only one handing register accesses to the host bridge (their
     // order of arrival must be the order they are handed over in) and no recording watches.
     void allow_run_ahead(bool on) { run_ahead_.allow(on); }
@@ -95,6 +124,14 @@ public:
         totals_.cache_misses += caches_->counters(cache_cpu_).misses - misses;
     }
     void count_slab_batches(std::uint64_t n) { totals_.slab_batches += n; }
+    // One locked instruction (an atomic read-modify-write, a spin lock taken): its cost on an
+    // SMP kernel; a UP kernel has none.  The line it works on is the software's touch.
+    void locked_instruction() {
+        if (!smp_kernel_) return;
+        ++totals_.locked_ops;
+        charge(costs_.locked_op_cycles);
+    }
+    void set_kernel(const KernelConfig& kernel) { smp_kernel_ = kernel.smp; }  // before sc_start
     // The machine's caches and this CPU's number among them; before sc_start.
     void use_caches(CacheCoherence& caches, unsigned cpu) {
         caches_ = &caches;
@@ -121,22 +158,27 @@ public:
         std::uint64_t mmio_reads = 0, mmio_writes = 0, interrupts = 0, timer_ticks = 0;
         std::uint64_t cache_misses = 0;  // lines the software touched that were not cached
         std::uint64_t slab_batches = 0;  // slab array refills and flushes its software made
+        std::uint64_t locked_ops = 0;    // locked instructions (an SMP kernel's)
     };
     const Totals& totals() const { return totals_; }
     void reset_totals() { totals_ = Totals{}; }
 
 private:
     void main_loop();
+    void resumed() { running_ = this; }  // after every wait of this CPU's thread
+    [[noreturn]] static void no_cpu_running();
     void sync();              // wait out the cycles charged so far
     void service_events();    // take a due interrupt or timer tick
     bool interrupt_due() const;
     void check_stall();       // SC_METHOD: a register read outstanding for 1 ms is an error
 
+    static Cpu* running_;
     CpuCosts costs_;
     double cycle_ps_;
     HostBridge& host_;
     unsigned host_port_;  // the number its register accesses carry (HostBridge::attach_cpu)
     HostMemory& memory_;
+    bool smp_kernel_ = true;
     CacheCoherence* caches_ = nullptr;
     unsigned cache_cpu_ = 0;
     CpuSoftware* software_ = nullptr;

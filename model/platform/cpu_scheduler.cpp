@@ -1,21 +1,18 @@
 #include "platform/cpu_scheduler.h"
 
+#include "platform/irq_line.h"
+#include "platform/kernel_timer.h"
+
 namespace pcisim {
 
-InterruptSink& CpuScheduler::add(CpuSoftware& software) {
-    software_.push_back(&software);
-    lines_.push_back(std::make_unique<Line>(*this));
-    return *lines_.back();
-}
-
 void CpuScheduler::start() {
-    for (CpuSoftware* s : software_) s->start();
+    for (CpuSoftware* s : threads_) s->start();
 }
 
 int CpuScheduler::next_ready() const {
-    for (std::size_t i = 0; i < software_.size(); ++i) {
-        std::size_t k = (next_ + i) % software_.size();
-        if (software_[k]->has_work()) return static_cast<int>(k);
+    for (std::size_t i = 0; i < threads_.size(); ++i) {
+        std::size_t k = (next_ + i) % threads_.size();
+        if (threads_[k]->has_work()) return static_cast<int>(k);
     }
     return -1;
 }
@@ -25,17 +22,17 @@ int CpuScheduler::next_ready() const {
 void CpuScheduler::run_once() {
     int k = next_ready();
     if (k < 0) return;
-    next_ = (static_cast<std::size_t>(k) + 1) % software_.size();
-    software_[k]->run_once();
+    next_ = (static_cast<std::size_t>(k) + 1) % threads_.size();
+    threads_[k]->run_once();
 }
 
 void CpuScheduler::interrupt() {
     bool first = true;
-    for (std::size_t k = 0; k < software_.size(); ++k) {
-        if (!lines_[k]->asserted) continue;
+    for (IrqLine* line : lines_) {
+        if (!line->pending_on(*this)) continue;
         if (!first) cpu_.charge(cpu_.costs().interrupt_entry_exit_cycles);
         first = false;
-        software_[k]->interrupt();
+        line->handler().interrupt();
     }
 }
 
@@ -44,46 +41,46 @@ void CpuScheduler::interrupt() {
 void CpuScheduler::serve_others(const CpuSoftware& running) {
     if (serving_others_) return;
     serving_others_ = true;
-    for (std::size_t k = 0; k < software_.size(); ++k) {
-        if (software_[k] == &running || !lines_[k]->asserted) continue;
+    for (IrqLine* line : lines_) {
+        if (&line->handler() == &running || !line->pending_on(*this)) continue;
         cpu_.charge(cpu_.costs().interrupt_entry_exit_cycles);
-        software_[k]->interrupt();
+        line->handler().interrupt();
     }
     serving_others_ = false;
 }
 
-// Every port's driver has its own timer, due at the same ticks.
+bool CpuScheduler::timer_due() const {
+    for (const KernelTimer* t : timers_)
+        if (&t->base() == &cpu_) return true;
+    return false;
+}
+
+// The timers queued on this CPU, due at the same tick; the CPU paid the first one's tick.
 void CpuScheduler::timer() {
-    for (std::size_t k = 0; k < software_.size(); ++k) {
-        if (k > 0) cpu_.charge(cpu_.costs().timer_tick_cycles);
-        software_[k]->timer();
+    bool first = true;
+    for (KernelTimer* t : timers_) {
+        if (&t->base() != &cpu_) continue;
+        if (!first) cpu_.charge(cpu_.costs().timer_tick_cycles);
+        first = false;
+        t->fire();
+        t->handler().timer();
     }
 }
 
 bool CpuScheduler::quiet() const {
     int k = next_ready();
-    return k >= 0 && software_[k]->quiet();
-}
-
-void CpuScheduler::Line::set_interrupt(bool a) {
-    asserted = a;
-    owner.update_line();
-}
-
-void CpuScheduler::Line::set_line_quiet(bool q) {
-    quiet = q;
-    owner.update_quiet();
+    return k >= 0 && threads_[k]->quiet();
 }
 
 void CpuScheduler::update_line() {
     bool any = false;
-    for (const auto& l : lines_) any = any || l->asserted;
+    for (const IrqLine* l : lines_) any = any || l->pending_on(*this);
     cpu_.set_interrupt(any);
 }
 
 void CpuScheduler::update_quiet() {
     bool all = true;
-    for (const auto& l : lines_) all = all && l->quiet;
+    for (const IrqLine* l : lines_) all = all && l->quiet();
     cpu_.set_line_quiet(all);
 }
 

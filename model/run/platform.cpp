@@ -1,6 +1,7 @@
 #include "run/platform.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "run/scenario.h"
@@ -22,6 +23,7 @@ PlatformConfig PlatformConfig::from(const Scenario& s) {
     c.topology = Topology::from(s, c.host.cache_line_bytes);
     c.cpu = CpuCosts::from(s);
     c.cache = CpuCacheConfig::from(s);
+    c.kernel = KernelConfig::from(s);
     c.driver = DriverOptions::from(s);
     c.rx_driver = RxDriverOptions::from(s);
     c.pktgen = PktgenOptions::from(s);
@@ -71,13 +73,11 @@ void Platform::add_transmitters() {
     const PktgenOptions& traffic = config_.pktgen;
     skbs_ = std::make_unique<SkbPool>(kSkbBase, memory_->size() - kSkbBase,
                                       config_.host.cache_line_bytes);
-    std::vector<unsigned> ports_on(topology.cpus, 0);
-    for (unsigned c : topology.port_cpu) ++ports_on[c];
-    schedulers_.resize(topology.cpus);
     for (unsigned c = 0; c < topology.cpus; ++c) {
         cpus_.push_back(std::make_unique<Cpu>(("cpu" + std::to_string(c)).c_str(), config_.cpu,
                                               *host_, *memory_));
-        if (ports_on[c] > 1) schedulers_[c] = std::make_unique<CpuScheduler>(*cpus_[c]);
+        cpus_[c]->set_kernel(config_.kernel);
+        schedulers_.push_back(std::make_unique<CpuScheduler>(*cpus_[c]));
     }
     // The CPU caches, kept coherent between the CPUs and snooped by the host bridge for
     // coherent DMA.
@@ -92,12 +92,17 @@ void Platform::add_transmitters() {
         std::vector<InterruptSink*> irqs;
         std::size_t first_port = ports_.size();
         for (unsigned p = 0; p < placement.ports; ++p) {
-            unsigned c = topology.port_cpu[ports_.size()];
-            auto sw = std::make_unique<PortSoftware>(n, p, *cpus_[c]);
-            InterruptSink* line = schedulers_[c] ? &schedulers_[c]->add(*sw)
-                                                 : static_cast<InterruptSink*>(cpus_[c].get());
+            const std::size_t k = ports_.size();
+            auto sw = std::make_unique<PortSoftware>(n, p, *cpus_[topology.port_cpu[k]]);
+            schedulers_[topology.port_cpu[k]]->add_thread(*sw);
+            // The port's line through the I/O APIC to the CPUs of its affinity.
+            std::vector<CpuScheduler*> targets;
+            for (unsigned c : topology.port_irq_cpus[k]) targets.push_back(schedulers_[c].get());
+            sw->irq = std::make_unique<IrqLine>(targets, topology.irq_delivery, *sw);
+            for (CpuScheduler* target : targets) target->add_line(*sw->irq);
+            InterruptSink* line = sw->irq.get();
             if (config_.tcp.enabled) {  // the ACKs raise the port's line too
-                std::string peer = "tcp_peer" + std::to_string(ports_.size());
+                std::string peer = "tcp_peer" + std::to_string(k);
                 sw->peer = std::make_unique<TcpReceiver>(peer.c_str(), config_.tcp, *line);
                 line = sw->peer.get();
             }
@@ -126,21 +131,25 @@ void Platform::add_transmitters() {
         for (std::size_t k = first_port; k < ports_.size(); ++k) {
             PortSoftware& sw = *ports_[k];
             sw.driver = std::make_unique<E1000Driver>(
-                sw.cpu, driver, bar + sw.port * E1000::kBarBytes, kRingBase + k * ring_spacing,
+                driver, bar + sw.port * E1000::kBarBytes, kRingBase + k * ring_spacing,
                 [&sw](const Skb& skb) { sw.tcp ? sw.tcp->free_skb(skb) : sw.pktgen->free_skb(skb); },
                 [this](std::uint32_t bytes) { return skbs_->carve(bytes, bytes); });
             if (config_.tcp.enabled)
                 sw.tcp = std::make_unique<TcpSender>(
-                    sw.cpu, *sw.driver, *skbs_, *sw.peer, config_.tcp,
+                    *sw.driver, *skbs_, *sw.peer, config_.tcp,
                     [this](std::uint32_t bytes) { return skbs_->carve(bytes); });
             else
-                sw.pktgen = std::make_unique<Pktgen>(sw.cpu, *sw.driver, *skbs_, traffic);
+                sw.pktgen = std::make_unique<Pktgen>(*sw.driver, *skbs_, traffic);
             const bool receives = config_.wire.receives(sw.port);
             sw.enabled = traffic.enabled && !(receives && config_.wire.receive_only);
             if (receives) add_receiver(sw, k, ring_spacing);
-            if (receives && schedulers_[topology.port_cpu[k]]) {
-                CpuScheduler* poll_list = schedulers_[topology.port_cpu[k]].get();
-                sw.driver->share_poll_list([poll_list, &sw] { poll_list->serve_others(sw); });
+            // The poll list of the CPU that took the interrupt.
+            if (receives)
+                sw.driver->share_poll_list([this, &sw] { scheduler_of(Cpu::current()).serve_others(sw); });
+            if (config_.driver.needs_cleanup_timer()) {
+                sw.cleanup_timer = std::make_unique<KernelTimer>(sw, *cpus_[topology.port_timer_cpu[k]]);
+                for (auto& scheduler : schedulers_) scheduler->add_timer(*sw.cleanup_timer);
+                sw.driver->use_timer(*sw.cleanup_timer);
             }
         }
         // driver.rx_mode forward: port p's frames go out of port p ^ 1 (check_wire_source has
@@ -152,10 +161,13 @@ void Platform::add_transmitters() {
     Picos timer = config_.driver.needs_cleanup_timer()
                       ? ns_to_ps(config_.driver.cleanup_timer_us * 1000)
                       : 0;
-    for (std::size_t k = 0; k < ports_.size(); ++k)
-        if (!schedulers_[topology.port_cpu[k]]) ports_[k]->cpu.run(ports_[k].get(), timer);
-    for (unsigned c = 0; c < topology.cpus; ++c)
-        if (schedulers_[c]) cpus_[c]->run(schedulers_[c].get(), timer);
+    for (unsigned c = 0; c < topology.cpus; ++c) cpus_[c]->run(schedulers_[c].get(), timer);
+}
+
+CpuScheduler& Platform::scheduler_of(const Cpu& cpu) {
+    for (auto& s : schedulers_)
+        if (&s->cpu() == &cpu) return *s;
+    throw std::logic_error("a CPU without a scheduler");
 }
 
 // A receiving port: the driver's receive half (its ring in the second half of the port's ring
@@ -163,7 +175,7 @@ void Platform::add_transmitters() {
 void Platform::add_receiver(PortSoftware& sw, std::size_t k, std::uint64_t ring_spacing) {
     E1000& nic = *nics_[sw.nic];
     const std::uint64_t bar = nic_bar(sw.nic) + sw.port * E1000::kBarBytes;
-    sw.rx = std::make_unique<E1000RxDriver>(sw.cpu, config_.rx_driver, bar,
+    sw.rx = std::make_unique<E1000RxDriver>(config_.rx_driver, bar,
                                             kRingBase + k * ring_spacing + ring_spacing / 2, *skbs_);
     sw.driver->attach_receive(sw.rx.get());
     std::string name = "wire" + std::to_string(wires_.size());

@@ -16,6 +16,8 @@
 #include "platform/dma_master.h"
 #include "platform/host_bridge.h"
 #include "platform/host_memory.h"
+#include "platform/irq_line.h"
+#include "platform/kernel_timer.h"
 #include "platform/mmio_router.h"
 #include "platform/pci_bridge.h"
 #include "platform/pci_bus.h"
@@ -38,6 +40,7 @@ struct PlatformConfig {
     Topology topology;                         // the NICs, card bridges, CPUs of the ports
     CpuCosts cpu;
     CpuCacheConfig cache;
+    KernelConfig kernel;
     DriverOptions driver;
     RxDriverOptions rx_driver;
     PktgenOptions pktgen;
@@ -50,12 +53,16 @@ struct PlatformConfig {
 };
 
 // The software of one transmitting port: its driver and its workload (pktgen, or a TCP sender
-// with its receiver at the far end of the wire), run by its CPU.
+// with its receiver at the far end of the wire).  Its thread runs on `cpu`; its interrupt
+// handler (and NAPI poll) wherever the I/O APIC delivers its line, its cleanup timer on the CPU
+// that last armed it.
 struct PortSoftware : CpuSoftware {
     PortSoftware(unsigned nic_index, unsigned port_index, Cpu& runs_on)
         : nic(nic_index), port(port_index), cpu(runs_on) {}
     unsigned nic, port;  // Platform::nics()[nic]'s port `port`
     Cpu& cpu;
+    std::unique_ptr<IrqLine> irq;        // its NIC's line for this port
+    std::unique_ptr<KernelTimer> cleanup_timer;  // the driver's, when it has one
     std::unique_ptr<E1000Driver> driver;
     std::unique_ptr<E1000RxDriver> rx;  // only when the port receives (wire_source.*)
     std::unique_ptr<Pktgen> pktgen;     // one workload or the other
@@ -140,6 +147,7 @@ public:
 private:
     void add_transmitters();  // the NICs, the CPUs, a driver + pktgen per port
     void add_receiver(PortSoftware& sw, std::size_t k, std::uint64_t ring_spacing);
+    CpuScheduler& scheduler_of(const Cpu& cpu);
 
     PlatformConfig config_;
     std::unique_ptr<HostMemory> memory_;
@@ -153,7 +161,7 @@ private:
     std::unique_ptr<SkbPool> skbs_;
     std::vector<std::unique_ptr<Cpu>> cpus_;
     std::unique_ptr<CacheCoherence> caches_;  // the CPUs' caches; none if off
-    std::vector<std::unique_ptr<CpuScheduler>> schedulers_;  // CPUs with more than one port
+    std::vector<std::unique_ptr<CpuScheduler>> schedulers_;  // what each CPU runs
     std::vector<std::unique_ptr<E1000>> nics_;
     std::vector<std::unique_ptr<PortSoftware>> ports_;
     std::vector<std::unique_ptr<WireSource>> wires_;

@@ -50,7 +50,7 @@ const std::vector<ParamSpec>& schema() {
         std::vector<ParamSpec> v;
         for (auto part : {scenario_params, simulation_params, bus_params, host_params, bridge_params,
                           dma_master_params, nic_params, driver_params, rx_driver_params,
-                          pktgen_params, tcp_params, wire_source_params, cpu_params, cpu_cache_params,
+                          pktgen_params, tcp_params, wire_source_params, cpu_params, kernel_params, cpu_cache_params,
                           slab_params, topology_params, testing_params})
             for (auto& p : part()) v.push_back(std::move(p));
         return v;

@@ -1,5 +1,7 @@
 #include "run/topology.h"
 
+#include <algorithm>
+
 #include "e1000/e1000_params.h"
 #include "platform/pci_bridge.h"
 #include "platform/pci_bus.h"
@@ -79,6 +81,25 @@ std::vector<ParamSpec> topology_params() {
     p.push_back(integer("nics[].cpu", "", -1, -1, 15,
                         "CPU (0 .. pktgen.cpus - 1) running the pktgen thread and driver of "
                         "every port of this NIC; -1: its ports are dealt to the CPUs in turn."));
+    const ParamSpec affinity = integer(
+        "irq.affinity", "CPU mask", 0, 0, 0xFFFF,
+        "The CPUs a NIC's interrupt lines may be delivered to (/proc/irq/N/smp_affinity: bit n "
+        "= CPU n); the port's NAPI poll and TX cleanup run where its interrupt is taken. 0: the "
+        "CPU of each port's pktgen thread (what pktgen's author advised: bind the NIC's IRQ to "
+        "its thread's CPU). 2.6.9 without irqbalance sends every line to every online CPU and "
+        "lets the APIC choose (irq.delivery; docs/smp.md says what each platform did).");
+    p.push_back(affinity);
+    p.push_back(inherited(affinity, "nics[].irq_affinity", "This NIC's irq.affinity."));
+    p.push_back(choice("irq.delivery", "lowest", {"lowest", "rotate"},
+                       "How the I/O APIC picks among the CPUs of an affinity mask, all at the "
+                       "same priority under 2.6.9: lowest (always the lowest-numbered CPU, as "
+                       "the Xeon's chipset does) or rotate (the next CPU of the mask at each "
+                       "interrupt, as an APIC bus that rotates its arbitration priority does)."));
+    p.push_back(integer("driver.cleanup_timer_cpu", "", -1, -1, 15,
+                        "CPU on which the driver's cleanup timer (driver.notxints, "
+                        "driver.tdt_from_timer) is first armed: where the interface was brought "
+                        "up. The timer stays on the CPU that last armed it (mod_timer). -1: the "
+                        "CPU of the port's pktgen thread."));
     for (const ParamSpec& k : bridge_params()) {
         ParamSpec c = moved(k, "bridges[]", "card_bridges[]", "");
         if (c.path == "card_bridges[].name") c.default_value = "card_bridge";
@@ -120,6 +141,25 @@ Topology Topology::from(const Scenario& s, unsigned cache_line_bytes) {
     const auto cpus = static_cast<unsigned>(s.integer("pktgen.cpus"));
     t.port_cpu = deal_ports(nic_ports, bound, cpus);
     t.cpus = cpus ? cpus : static_cast<unsigned>(t.port_cpu.size());
+    t.irq_delivery = s.text("irq.delivery") == "rotate" ? IrqDelivery::Rotate : IrqDelivery::Lowest;
+    const int timer_cpu = static_cast<int>(s.integer("driver.cleanup_timer_cpu"));
+    std::size_t k = 0;
+    for (std::size_t n = 0; n < t.nics.size(); ++n) {
+        const std::string key = s.count("nics") ? "nics." + std::to_string(n) + ".irq_affinity"
+                                                : "irq.affinity";
+        const auto mask = static_cast<unsigned>(s.integer(s.has(key) ? key : "irq.affinity"));
+        for (unsigned p = 0; p < t.nics[n].ports; ++p, ++k) {
+            std::vector<unsigned> targets;
+            for (unsigned c = 0; c < 16; ++c)
+                if (mask & (1u << c)) targets.push_back(c);
+            if (targets.empty()) targets.push_back(t.port_cpu[k]);
+            t.port_irq_cpus.push_back(targets);
+            t.port_timer_cpu.push_back(timer_cpu >= 0 ? static_cast<unsigned>(timer_cpu)
+                                                      : t.port_cpu[k]);
+            for (unsigned c : targets) t.cpus = std::max(t.cpus, c + 1);
+            t.cpus = std::max(t.cpus, t.port_timer_cpu.back() + 1);
+        }
+    }
     return t;
 }
 

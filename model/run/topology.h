@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "e1000/e1000_params.h"
+#include "platform/irq_line.h"
 #include "platform/pci_bridge.h"
 #include "platform/pci_bus.h"
 
@@ -37,9 +38,14 @@ struct NicPlacement {
 struct Topology {
     std::vector<NicPlacement> nics;   // empty without a NIC (nic.enabled false)
     std::vector<CardBridgeConfig> cards;
-    // The CPU of each transmitting port, in the order of the NICs and their ports.
+    // The CPU of each transmitting port's pktgen thread, in the order of the NICs and their
+    // ports; the CPUs its interrupt line may go to (lowest first); the CPU its driver's
+    // cleanup timer is first armed on.
     std::vector<unsigned> port_cpu;
-    unsigned cpus = 0;
+    std::vector<std::vector<unsigned>> port_irq_cpus;
+    std::vector<unsigned> port_timer_cpu;
+    IrqDelivery irq_delivery = IrqDelivery::Lowest;
+    unsigned cpus = 0;  // CPUs anything runs on: 0 .. cpus - 1
 
     // The line size is the host's (the card bridge's buffers hold lines).
     static Topology from(const Scenario& s, unsigned cache_line_bytes);

@@ -81,11 +81,12 @@ DriverOptions DriverOptions::from(const ScenarioView& s) {
     return o;
 }
 
-E1000Driver::E1000Driver(Cpu& cpu, const DriverOptions& options, std::uint64_t bar,
+Cpu& E1000Driver::cpu() { return Cpu::current(); }
+
+E1000Driver::E1000Driver(const DriverOptions& options, std::uint64_t bar,
                          std::uint64_t ring_base, std::function<void(const Skb&)> free_skb,
                          std::function<std::uint64_t(std::uint32_t)> static_buffer)
-    : cpu_(cpu),
-      options_(options),
+    : options_(options),
       bar_(bar),
       ring_base_(ring_base),
       free_skb_(std::move(free_skb)),
@@ -97,7 +98,7 @@ std::uint64_t E1000Driver::ring_region_bytes(unsigned ring_size) {
 }
 
 void E1000Driver::configure_tx() {
-    HostMemory& mem = cpu_.memory();
+    HostMemory& mem = cpu().memory();
     if (options_.copy) {
         if (!static_buffer_) throw std::logic_error("driver.copy without static buffers");
         for (unsigned i = 0; i < options_.ring_size; ++i)
@@ -105,29 +106,29 @@ void E1000Driver::configure_tx() {
     }
     std::vector<std::uint8_t> zero(16ull * options_.ring_size, 0);
     mem.write(ring_base_, zero.data(), zero.size());
-    cpu_.mmio_write(bar_ + kTdbal, static_cast<std::uint32_t>(ring_base_));
-    cpu_.mmio_write(bar_ + kTdbah, static_cast<std::uint32_t>(ring_base_ >> 32));
-    cpu_.mmio_write(bar_ + kTdlen, 16 * options_.ring_size);
-    cpu_.mmio_write(bar_ + kTdh, 0);
-    cpu_.mmio_write(bar_ + kTdt, 0);
-    cpu_.mmio_write(bar_ + kTipg, kTipgDefault);
-    cpu_.mmio_write(bar_ + kTidv, options_.tidv);
-    cpu_.mmio_write(bar_ + kTadv, options_.tadv);
-    cpu_.mmio_write(bar_ + kTctl, kTctlEn | kTctlPsp);
+    cpu().mmio_write(bar_ + kTdbal, static_cast<std::uint32_t>(ring_base_));
+    cpu().mmio_write(bar_ + kTdbah, static_cast<std::uint32_t>(ring_base_ >> 32));
+    cpu().mmio_write(bar_ + kTdlen, 16 * options_.ring_size);
+    cpu().mmio_write(bar_ + kTdh, 0);
+    cpu().mmio_write(bar_ + kTdt, 0);
+    cpu().mmio_write(bar_ + kTipg, kTipgDefault);
+    cpu().mmio_write(bar_ + kTidv, options_.tidv);
+    cpu().mmio_write(bar_ + kTadv, options_.tadv);
+    cpu().mmio_write(bar_ + kTctl, kTctlEn | kTctlPsp);
     // e1000_init_hw on parts after the 82544: "full descriptor write-back", WTHRESH = 1 with
     // GRAN = 1 (E1000_TXDCTL_FULL_TX_DESC_WB), read-modify-write of TXDCTL.
     if (options_.full_tx_desc_writeback) {
-        std::uint32_t txdctl = cpu_.mmio_read(bar_ + kTxdctl);
-        cpu_.mmio_write(bar_ + kTxdctl, (txdctl & ~kTxdctlWthreshMask) | kTxdctlFullDescWriteBack);
+        std::uint32_t txdctl = cpu().mmio_read(bar_ + kTxdctl);
+        cpu().mmio_write(bar_ + kTxdctl, (txdctl & ~kTxdctlWthreshMask) | kTxdctlFullDescWriteBack);
     }
-    if (options_.txdmac_prefetch) cpu_.mmio_write(bar_ + kTxdmac, 0);
+    if (options_.txdmac_prefetch) cpu().mmio_write(bar_ + kTxdmac, 0);
     if (options_.itr_per_s)
-        cpu_.mmio_write(bar_ + kItr, static_cast<std::uint32_t>(1e9 / (options_.itr_per_s * 256.0)));
+        cpu().mmio_write(bar_ + kItr, static_cast<std::uint32_t>(1e9 / (options_.itr_per_s * 256.0)));
     // 2.6.9 configure_tx: IFCS|EOP always; IDE when a delay is set; RS (write-back) on 8254x.
     txd_cmd_ = kCmdEop | kCmdIfcs;
     if (!options_.notxints) txd_cmd_ |= kCmdRs | (options_.tidv ? kCmdIde : 0);
     ims_mask_ = kRxt0 | kRxdmt0 | kRxseq | kIcrLsc | (options_.notxints ? 0 : kIcrTxdw);
-    cpu_.mmio_write(bar_ + kIms, ims_mask_);
+    cpu().mmio_write(bar_ + kIms, ims_mask_);
 }
 
 bool E1000Driver::xmit_is_quiet() const {
@@ -144,10 +145,10 @@ unsigned E1000Driver::desc_unused() const {
 unsigned E1000Driver::descriptors_in_use() const { return options_.ring_size - 1 - desc_unused(); }
 
 E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
-    const CpuCosts& c = cpu_.costs();
-    cpu_.charge(c.xmit_frame_cycles);
-    cpu_.touch(skb.meta, 64, false);              // skb->len, ->data
-    cpu_.touch(ring_state_addr(), 64, true);      // next_to_use, the tx lock
+    const CpuCosts& c = cpu().costs();
+    cpu().charge(c.xmit_frame_cycles);
+    cpu().touch(skb.meta, 64, false);              // skb->len, ->data
+    cpu().touch(ring_state_addr(), 64, true);      // next_to_use, the tx lock
     if (options_.clean_at_xmit && descriptors_in_use() > options_.clean_at_xmit)
         wake_if_cleaned(clean_tx_irq());
     if (skb.tso_mss && !options_.tso)
@@ -195,7 +196,7 @@ E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
 // (CHECKSUM_HW) and the IP checksum filled in, and the NIC fills only the TCP checksum.
 unsigned E1000Driver::tx_offload(const Skb& skb) {
     if (!skb.tso_mss && !skb.checksum_offload) return 0;
-    HostMemory& mem = cpu_.memory();
+    HostMemory& mem = cpu().memory();
     const unsigned ipcss = SkbPool::kEthHeader;
     if (skb.header_len < ipcss + 40 || skb.header_len > skb.len || skb.header_len > 255)
         throw std::logic_error("e1000 driver: an offload skb with header_len " +
@@ -223,7 +224,7 @@ unsigned E1000Driver::tx_offload(const Skb& skb) {
         put16(h + ipcss + 10, 0);  // header checksum
         // IPPROTO_TCP and the addresses; no length.
         put16(h + tucss + 16, inet::fold(inet::ones_sum(h + ipcss + 12, 8, 6)));
-        cpu_.touch(skb.data, skb.header_len, true);
+        cpu().touch(skb.data, skb.header_len, true);
         ctx.ipcss = static_cast<std::uint8_t>(ipcss);
         ctx.ipcso = static_cast<std::uint8_t>(ipcss + 10);
         ctx.ipcse = static_cast<std::uint16_t>(tucss - 1);
@@ -232,24 +233,24 @@ unsigned E1000Driver::tx_offload(const Skb& skb) {
         ctx.hdrlen = static_cast<std::uint8_t>(skb.header_len);
         ctx.mss = static_cast<std::uint16_t>(skb.tso_mss);
     } else {
-        cpu_.touch(skb.data, skb.header_len, false);
+        cpu().touch(skb.data, skb.header_len, false);
         ctx.paylen_dtyp_tucmd = std::uint32_t(kCmdDext) << 24;
     }
     // 2.6.9's e1000_tso and e1000_tx_csum write a context descriptor for every offload skb,
     // although the NIC would keep an unchanged context (SDM 3.3.6).
     unsigned i = next_to_use_;
     mem.write(desc_addr(i), &ctx, sizeof ctx);
-    cpu_.touch(desc_addr(i), sizeof ctx, true);
+    cpu().touch(desc_addr(i), sizeof ctx, true);
     buffer_info_[i] = BufferInfo{};
-    cpu_.touch(info_addr(i), kBufferInfoBytes, true);
-    cpu_.charge(cpu_.costs().context_descriptor_cycles);
+    cpu().touch(info_addr(i), kBufferInfoBytes, true);
+    cpu().charge(cpu().costs().context_descriptor_cycles);
     ++counters_.context_descriptors;
     next_to_use_ = i + 1 == options_.ring_size ? 0 : i + 1;
     return 1;
 }
 
 unsigned E1000Driver::tx_map(const Skb& skb, std::uint32_t max_per_descriptor) {
-    const CpuCosts& c = cpu_.costs();
+    const CpuCosts& c = cpu().costs();
     unsigned i = next_to_use_, used = 0, last = i;
     std::uint32_t offset = 0, len = skb.len;
     while (len) {
@@ -268,8 +269,8 @@ unsigned E1000Driver::tx_map(const Skb& skb, std::uint32_t max_per_descriptor) {
         b.owns_skb = false;
         b.dma = dma;
         b.length = size;
-        cpu_.charge(c.per_descriptor_cycles);
-        cpu_.touch(info_addr(i), kBufferInfoBytes, true);
+        cpu().charge(c.per_descriptor_cycles);
+        cpu().touch(info_addr(i), kBufferInfoBytes, true);
         len -= size;
         offset += size;
         last = i;
@@ -285,17 +286,17 @@ unsigned E1000Driver::tx_map(const Skb& skb, std::uint32_t max_per_descriptor) {
 // descriptor's static buffer, whose lines are then modified in its cache when the NIC reads them.
 void E1000Driver::copy_to_static(const Skb& skb, std::uint32_t offset, std::uint32_t size,
                                  unsigned i) {
-    HostMemory& mem = cpu_.memory();
+    HostMemory& mem = cpu().memory();
     if (size > options_.copy_buffer_bytes)
         throw std::logic_error("driver.copy: a descriptor's data does not fit its buffer");
     std::memcpy(mem.span(copy_buffers_[i], size), mem.span(skb.data + offset, size), size);
-    cpu_.charge(cpu_.costs().copy_cycles_per_byte * size);
-    cpu_.touch(skb.data + offset, size, false);
-    cpu_.touch(copy_buffers_[i], size, true);
+    cpu().charge(cpu().costs().copy_cycles_per_byte * size);
+    cpu().touch(skb.data + offset, size, false);
+    cpu().touch(copy_buffers_[i], size, true);
 }
 
 void E1000Driver::tx_queue(unsigned first, unsigned count, const Skb& skb) {
-    HostMemory& mem = cpu_.memory();
+    HostMemory& mem = cpu().memory();
     // Offload skbs get extended data descriptors (SDM 3.3.7): TSE and both checksums for TSO,
     // the TCP checksum alone for checksum offload.
     std::uint8_t extended = 0, popts = 0;
@@ -315,14 +316,14 @@ void E1000Driver::tx_queue(unsigned first, unsigned count, const Skb& skb) {
             d.css = popts;
         }
         mem.write(desc_addr(i), &d, sizeof d);
-        cpu_.touch(desc_addr(i), sizeof d, true);
+        cpu().touch(desc_addr(i), sizeof d, true);
         if (++i == options_.ring_size) i = 0;
     }
     next_to_use_ = i;
 }
 
 void E1000Driver::write_tdt() {
-    cpu_.mmio_write(bar_ + kTdt, next_to_use_);
+    cpu().mmio_write(bar_ + kTdt, next_to_use_);
     ++counters_.tdt_writes;
     tdt_pending_ = 0;
 }
@@ -332,9 +333,9 @@ void E1000Driver::free_descriptor(unsigned i) {
     if (b.owns_skb) free_skb_(b.skb);
     b = BufferInfo{};
     TxDescriptor zero{};
-    cpu_.memory().write(desc_addr(i), &zero, sizeof zero);
-    cpu_.touch(info_addr(i), kBufferInfoBytes, true);
-    cpu_.touch(desc_addr(i), sizeof zero, true);
+    cpu().memory().write(desc_addr(i), &zero, sizeof zero);
+    cpu().touch(info_addr(i), kBufferInfoBytes, true);
+    cpu().touch(desc_addr(i), sizeof zero, true);
 }
 
 unsigned E1000Driver::free_packet(unsigned first, unsigned eop) {
@@ -344,21 +345,21 @@ unsigned E1000Driver::free_packet(unsigned first, unsigned eop) {
         free_descriptor(i);
         if (++i == options_.ring_size) i = 0;
     }
-    cpu_.charge(cpu_.costs().clean_per_packet_cycles);
+    cpu().charge(cpu().costs().clean_per_packet_cycles);
     ++counters_.cleaned;
     return i;
 }
 
 bool E1000Driver::clean_tx_irq() {
-    HostMemory& mem = cpu_.memory();
+    HostMemory& mem = cpu().memory();
     bool cleaned = false;
     unsigned i = next_to_clean_;
     while (i != next_to_use_) {
         unsigned eop = buffer_info_[i].next_to_watch;
         TxDescriptor d;
         mem.read(desc_addr(eop), &d, sizeof d);
-        cpu_.touch(info_addr(i), kBufferInfoBytes, false);  // next_to_watch
-        cpu_.touch(desc_addr(eop), sizeof d, false);         // the DD bit
+        cpu().touch(info_addr(i), kBufferInfoBytes, false);  // next_to_watch
+        cpu().touch(desc_addr(eop), sizeof d, false);         // the DD bit
         if (!(d.status & kStaDd)) break;
         i = free_packet(i, eop);
         cleaned = true;
@@ -374,7 +375,7 @@ bool E1000Driver::clean_tx_to(unsigned hw_head) {
     // FIFO; free whole packets only.
     while (i != hw_head && i != next_to_use_) {
         unsigned eop = buffer_info_[i].next_to_watch;
-        cpu_.touch(info_addr(i), kBufferInfoBytes, false);
+        cpu().touch(info_addr(i), kBufferInfoBytes, false);
         unsigned span = (eop + options_.ring_size - i) % options_.ring_size;
         unsigned avail = (hw_head + options_.ring_size - i) % options_.ring_size;
         if (span >= avail) break;
@@ -394,18 +395,18 @@ void E1000Driver::wake_if_cleaned(bool cleaned) {
 }
 
 void E1000Driver::intr() {
-    const CpuCosts& c = cpu_.costs();
-    std::uint32_t icr = cpu_.mmio_read(bar_ + kIcr);
+    const CpuCosts& c = cpu().costs();
+    std::uint32_t icr = cpu().mmio_read(bar_ + kIcr);
     if (!icr) return;  // not ours (shared line)
-    cpu_.charge(c.poll_cycles);
+    cpu().charge(c.poll_cycles);
     if (options_.napi) {
         // Mask, flush the posted write with a STATUS read, poll, unmask and flush again.
-        cpu_.mmio_write(bar_ + kImc, ~0u);
-        cpu_.mmio_read(bar_ + kStatus);
+        cpu().mmio_write(bar_ + kImc, ~0u);
+        cpu().mmio_read(bar_ + kStatus);
         if (rx_) napi_poll();
         else wake_if_cleaned(clean_tx_irq());
-        cpu_.mmio_write(bar_ + kIms, ims_mask_);
-        cpu_.mmio_read(bar_ + kStatus);
+        cpu().mmio_write(bar_ + kIms, ims_mask_);
+        cpu().mmio_read(bar_ + kStatus);
     } else {
         // E1000_MAX_INTR passes while anything is cleaned.
         for (int pass = 0; pass < 10; ++pass) {
@@ -427,19 +428,21 @@ void E1000Driver::napi_poll() {
         wake_if_cleaned(clean_tx_irq());
         if (rx_->poll(quota) < quota) return;
         if (poll_others_) poll_others_();
-        cpu_.charge(cpu_.costs().poll_cycles);
-        cpu_.catch_up();
+        cpu().charge(cpu().costs().poll_cycles);
+        cpu().catch_up();
     }
 }
 
 void E1000Driver::watchdog_timer() {
     if (options_.tdt_from_timer && tdt_pending_) write_tdt();
     if (options_.notxints) {
-        unsigned head = cpu_.mmio_read(bar_ + kTdh);
+        unsigned head = cpu().mmio_read(bar_ + kTdh);
         wake_if_cleaned(clean_tx_to(head % options_.ring_size));
     } else {
         wake_if_cleaned(clean_tx_irq());
     }
+    // mod_timer(jiffies + 1) from the handler: the timer stays on this CPU.
+    if (timer_) timer_->mod(cpu());
 }
 
 }  // namespace pcisim

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "e1000/e1000_regs.h"
+#include "platform/kernel_timer.h"
 #include "software/e1000_rx_driver.h"
 #include "software/skb_pool.h"
 
@@ -60,7 +61,7 @@ public:
 
     // `bar` is the port's register base; the ring lives at `ring_base` in host memory.
     // `static_buffer` (driver.copy) hands out the per-descriptor buffers at ring set-up.
-    E1000Driver(Cpu& cpu, const DriverOptions& options, std::uint64_t bar,
+    E1000Driver(const DriverOptions& options, std::uint64_t bar,
                 std::uint64_t ring_base, std::function<void(const Skb&)> free_skb,
                 std::function<std::uint64_t(std::uint32_t)> static_buffer = {});
     // Where the driver's own state sits in host memory after its ring (the tx_ring structure
@@ -73,6 +74,9 @@ public:
     // The CPU's other ports on the poll list: they run between two whole quotas of this port's
     // NAPI poll (without it, a port receiving at the line rate would keep the CPU to itself).
     void share_poll_list(std::function<void()> others) { poll_others_ = std::move(others); }
+    // The cleanup timer of the variants that have one (needs_cleanup_timer), which
+    // watchdog_timer re-arms where it runs.
+    void use_timer(KernelTimer& timer) { timer_ = &timer; }
     enum class TxResult { Ok, Busy };
     TxResult xmit_frame(const Skb& skb);    // hard_start_xmit
     void intr();                            // the interrupt handler (+ NAPI poll)
@@ -123,9 +127,12 @@ private:
 
     void napi_poll();  // e1000_clean with a receive half: until a poll cleans less than a quota
 
-    Cpu& cpu_;
+    // The CPU running this code now: the one that called in (an interrupt, a timer and the
+    // thread may each be on another CPU).
+    static Cpu& cpu();
     E1000RxDriver* rx_ = nullptr;
     std::function<void()> poll_others_;
+    KernelTimer* timer_ = nullptr;
     DriverOptions options_;
     std::uint64_t bar_, ring_base_;
     std::function<void(const Skb&)> free_skb_;

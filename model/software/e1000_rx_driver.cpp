@@ -51,50 +51,52 @@ RxDriverOptions RxDriverOptions::from(const ScenarioView& s) {
     return o;
 }
 
-E1000RxDriver::E1000RxDriver(Cpu& cpu, const RxDriverOptions& options, std::uint64_t bar,
+Cpu& E1000RxDriver::cpu() { return Cpu::current(); }
+
+E1000RxDriver::E1000RxDriver(const RxDriverOptions& options, std::uint64_t bar,
                              std::uint64_t ring_base, SkbPool& skbs)
-    : cpu_(cpu), options_(options), bar_(bar), ring_base_(ring_base), skbs_(skbs),
+    : options_(options), bar_(bar), ring_base_(ring_base), skbs_(skbs),
       buffers_(options.ring_size), has_buffer_(options.ring_size, false) {}
 
 void E1000RxDriver::charge(double cycles) {
-    cpu_.charge(cycles);
+    cpu().charge(cycles);
     counters_.cycles += cycles;
 }
 
 // 2.6.9 configure_rx: receiver off while the ring is set up, RDTR/RADV, ring registers with
 // RDH = RDT = 0, then the buffers (which move RDT), then RCTL.EN (with RDMTS 1/2, the reset's).
 void E1000RxDriver::configure_rx() {
-    HostMemory& mem = cpu_.memory();
+    HostMemory& mem = cpu().memory();
     std::vector<std::uint8_t> zero(16ull * options_.ring_size, 0);
     mem.write(ring_base_, zero.data(), zero.size());
-    cpu_.mmio_write(bar_ + kRctl, 0);
-    cpu_.mmio_write(bar_ + kRdtr, options_.rdtr);
-    cpu_.mmio_write(bar_ + kRadv, options_.radv);
-    cpu_.mmio_write(bar_ + kRdbal, static_cast<std::uint32_t>(ring_base_));
-    cpu_.mmio_write(bar_ + kRdbah, static_cast<std::uint32_t>(ring_base_ >> 32));
-    cpu_.mmio_write(bar_ + kRdlen, 16 * options_.ring_size);
-    cpu_.mmio_write(bar_ + kRdh, 0);
-    cpu_.mmio_write(bar_ + kRdt, 0);
+    cpu().mmio_write(bar_ + kRctl, 0);
+    cpu().mmio_write(bar_ + kRdtr, options_.rdtr);
+    cpu().mmio_write(bar_ + kRadv, options_.radv);
+    cpu().mmio_write(bar_ + kRdbal, static_cast<std::uint32_t>(ring_base_));
+    cpu().mmio_write(bar_ + kRdbah, static_cast<std::uint32_t>(ring_base_ >> 32));
+    cpu().mmio_write(bar_ + kRdlen, 16 * options_.ring_size);
+    cpu().mmio_write(bar_ + kRdh, 0);
+    cpu().mmio_write(bar_ + kRdt, 0);
     alloc_rx_buffers();
-    cpu_.mmio_write(bar_ + kRctl, kRctlEn);
+    cpu().mmio_write(bar_ + kRctl, kRctlEn);
 }
 
 // Every empty slot from next_to_use on gets a fresh skb and its descriptor the buffer address;
 // RDT moves to a slot when that slot is a multiple of rdt_batch (the descriptors before it are
 // handed over), as 2.6.9 does to save register writes.
 void E1000RxDriver::alloc_rx_buffers() {
-    const CpuCosts& c = cpu_.costs();
-    HostMemory& mem = cpu_.memory();
+    const CpuCosts& c = cpu().costs();
+    HostMemory& mem = cpu().memory();
     unsigned i = next_to_use_;
     while (!has_buffer_[i]) {
         charge(c.skb_alloc_cycles + c.rx_refill_per_buffer_cycles);
-        buffers_[i] = skbs_.allocate(options_.buffer_bytes - SkbPool::kHeadroom, &cpu_);
+        buffers_[i] = skbs_.allocate(options_.buffer_bytes - SkbPool::kHeadroom, &cpu());
         has_buffer_[i] = true;
         RxDescriptor d{};
         d.buffer_addr = buffers_[i].data;
         mem.write(desc_addr(i), &d, sizeof d);
         if (i % options_.rdt_batch == 0) {
-            cpu_.mmio_write(bar_ + kRdt, i);
+            cpu().mmio_write(bar_ + kRdt, i);
             ++counters_.rdt_writes;
         }
         if (++i == options_.ring_size) i = 0;
@@ -105,10 +107,10 @@ void E1000RxDriver::alloc_rx_buffers() {
 // clean_rx_irq: frames in ring order while DD is set, at most `quota`; each frame's skb is freed
 // (drop) or handed to the stack, the descriptor's status cleared, then the ring is refilled.
 unsigned E1000RxDriver::poll(unsigned quota) {
-    const CpuCosts& c = cpu_.costs();
-    HostMemory& mem = cpu_.memory();
+    const CpuCosts& c = cpu().costs();
+    HostMemory& mem = cpu().memory();
     ++counters_.polls;
-    trace::emit(TraceStep::RxClean, TracePhase::Begin, cpu_.name(), cpu_.now());
+    trace::emit(TraceStep::RxClean, TracePhase::Begin, cpu().name(), cpu().now());
     unsigned done = 0;
     unsigned i = next_to_clean_;
     while (done < quota) {
@@ -139,10 +141,10 @@ unsigned E1000RxDriver::poll(unsigned quota) {
         if (++i == options_.ring_size) i = 0;
     }
     next_to_clean_ = i;
-    trace::emit(TraceStep::RxClean, TracePhase::End, cpu_.name(), cpu_.now());
-    trace::emit(TraceStep::RxRefill, TracePhase::Begin, cpu_.name(), cpu_.now());
+    trace::emit(TraceStep::RxClean, TracePhase::End, cpu().name(), cpu().now());
+    trace::emit(TraceStep::RxRefill, TracePhase::Begin, cpu().name(), cpu().now());
     alloc_rx_buffers();
-    trace::emit(TraceStep::RxRefill, TracePhase::End, cpu_.name(), cpu_.now());
+    trace::emit(TraceStep::RxRefill, TracePhase::End, cpu().name(), cpu().now());
     return done;
 }
 
@@ -153,22 +155,22 @@ void E1000RxDriver::trace_cleaned(unsigned slot, std::uint32_t length) {
     std::int64_t seq = -1;
     if (length >= kSeqOffset + 4) {
         std::uint32_t v = 0;
-        cpu_.memory().read(buffers_[slot].data + kSeqOffset, &v, sizeof v);
+        cpu().memory().read(buffers_[slot].data + kSeqOffset, &v, sizeof v);
         seq = v;
     }
-    trace::emit(TraceStep::RxFrameCleaned, TracePhase::Instant, cpu_.name(), cpu_.now(), 0, seq, length);
+    trace::emit(TraceStep::RxFrameCleaned, TracePhase::Instant, cpu().name(), cpu().now(), 0, seq, length);
 }
 
 void E1000RxDriver::free_skb(unsigned slot) {
-    charge(cpu_.costs().skb_free_cycles);
-    skbs_.release(buffers_[slot], &cpu_);
+    charge(cpu().costs().skb_free_cycles);
+    skbs_.release(buffers_[slot], &cpu());
 }
 
 // ip_forward: the frame, without its FCS (clean_rx_irq's skb_put of length - 4), goes out of
 // the other port, whose clean_tx_irq frees the skb once sent.  A stopped queue would hold it in
 // the qdisc; with no qdisc modelled it is dropped, as a full txqueuelen would.
 void E1000RxDriver::forward(unsigned slot, std::uint32_t length) {
-    charge(cpu_.costs().rx_forward_per_packet_cycles);
+    charge(cpu().costs().rx_forward_per_packet_cycles);
     Skb skb = buffers_[slot];
     skb.len = length - 4;
     if (!forward_->queue_stopped() && forward_->xmit_frame(skb) == E1000Driver::TxResult::Ok) {

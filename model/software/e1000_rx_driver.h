@@ -41,7 +41,7 @@ struct RxDriverOptions {
 class E1000RxDriver {
 public:
     // `bar` is the port's register base; the ring lives at `ring_base`; buffers come from `skbs`.
-    E1000RxDriver(Cpu& cpu, const RxDriverOptions& options, std::uint64_t bar,
+    E1000RxDriver(const RxDriverOptions& options, std::uint64_t bar,
                   std::uint64_t ring_base, SkbPool& skbs);
 
     // rx_mode forward: the transmit half the frames go out of.
@@ -76,7 +76,9 @@ private:
     void trace_cleaned(unsigned slot, std::uint32_t length);
     std::uint64_t desc_addr(unsigned i) const { return ring_base_ + 16ull * i; }
 
-    Cpu& cpu_;
+    // The CPU running this code now: the one that called in (an interrupt, a timer and the
+    // thread may each be on another CPU).
+    static Cpu& cpu();
     RxDriverOptions options_;
     std::uint64_t bar_, ring_base_;
     SkbPool& skbs_;

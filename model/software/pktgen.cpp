@@ -50,8 +50,10 @@ PktgenOptions PktgenOptions::from(const ScenarioView& s) {
     return o;
 }
 
-Pktgen::Pktgen(Cpu& cpu, E1000Driver& driver, SkbPool& pool, const PktgenOptions& options)
-    : cpu_(cpu), driver_(driver), pool_(pool), options_(options) {}
+Cpu& Pktgen::cpu() { return Cpu::current(); }
+
+Pktgen::Pktgen(E1000Driver& driver, SkbPool& pool, const PktgenOptions& options)
+    : driver_(driver), pool_(pool), options_(options) {}
 
 bool Pktgen::has_work() const {
     return !driver_.queue_stopped() && (options_.count == 0 || sent_ < options_.count);
@@ -60,24 +62,24 @@ bool Pktgen::has_work() const {
 void Pktgen::charge_slab_batches(std::uint64_t before) {
     std::uint64_t batches = pool_.slab_batches() - before;
     if (!batches) return;
-    cpu_.count_slab_batches(batches);
-    cpu_.charge(batches * cpu_.costs().slab_batch_cycles);
+    cpu().count_slab_batches(batches);
+    cpu().charge(batches * cpu().costs().slab_batch_cycles);
 }
 
 Skb Pktgen::fill_packet() {
-    const CpuCosts& c = cpu_.costs();
-    cpu_.charge(c.skb_alloc_cycles + c.skb_fill_cycles_per_byte * options_.size);
+    const CpuCosts& c = cpu().costs();
+    cpu().charge(c.skb_alloc_cycles + c.skb_fill_cycles_per_byte * options_.size);
     // pktgen stamps every packet it builds with do_gettimeofday (clones repeat the stamp).
-    if (options_.timestamp) cpu_.charge(options_.timestamp / 1e6 * c.clock_mhz);
+    if (options_.timestamp) cpu().charge(options_.timestamp / 1e6 * c.clock_mhz);
     std::uint64_t batches = pool_.slab_batches();
-    Skb skb = pool_.allocate(options_.size, &cpu_);
+    Skb skb = pool_.allocate(options_.size, &cpu());
     charge_slab_batches(batches);
     // alloc_skb clears the sk_buff; pktgen writes the headers. The CPU does not touch the rest
     // of the payload, so a DMA read finds only the headers' lines modified in its cache. (The
     // simulated memory gets zeros there, so every run sends the same frames.)
-    cpu_.touch(skb.meta, SkbPool::kSkbStructBytes, true);
-    cpu_.touch(skb.data, std::min<std::uint32_t>(skb.len, kPktgenWrittenBytes), true);
-    std::uint8_t* frame = cpu_.memory().span(skb.data, skb.len);
+    cpu().touch(skb.meta, SkbPool::kSkbStructBytes, true);
+    cpu().touch(skb.data, std::min<std::uint32_t>(skb.len, kPktgenWrittenBytes), true);
+    std::uint8_t* frame = cpu().memory().span(skb.data, skb.len);
     std::memset(frame, 0, skb.len);
     std::memcpy(frame + kPktgenMagicOffset, &kPktgenMagic, sizeof kPktgenMagic);
     // The sequence number of the first packet sent from this skb (clones repeat it).
@@ -86,10 +88,10 @@ Skb Pktgen::fill_packet() {
 }
 
 void Pktgen::run_once() {
-    const CpuCosts& c = cpu_.costs();
-    if (options_.ipg && cpu_.now() < next_send_)
-        cpu_.charge((next_send_ - cpu_.now()) / 1e6 * c.clock_mhz);
-    cpu_.charge(c.pktgen_loop_cycles);
+    const CpuCosts& c = cpu().costs();
+    if (options_.ipg && cpu().now() < next_send_)
+        cpu().charge((next_send_ - cpu().now()) / 1e6 * c.clock_mhz);
+    cpu().charge(c.pktgen_loop_cycles);
     if (!have_skb_ || options_.clone_skb == 0 || clone_uses_ >= options_.clone_skb) {
         if (have_skb_) release(skb_);  // pktgen's own reference
         skb_ = fill_packet();
@@ -97,32 +99,32 @@ void Pktgen::run_once() {
         clone_uses_ = 0;
     }
     pool_.hold(skb_);  // the driver's reference (atomic_inc of skb->users), dropped at clean
-    cpu_.touch(skb_.meta, 4, true);
-    Picos xmit = cpu_.now();
+    cpu().touch(skb_.meta, 4, true);
+    Picos xmit = cpu().now();
     if (driver_.xmit_frame(skb_) == E1000Driver::TxResult::Busy) {
-        pool_.release(skb_, &cpu_);  // never the last user: pktgen still holds it
+        pool_.release(skb_, &cpu());  // never the last user: pktgen still holds it
         return;  // retried when the queue wakes
     }
     if (on_xmit_) on_xmit_(xmit);
     ++seq_;
     ++sent_;
     ++clone_uses_;
-    next_send_ = cpu_.now() + options_.ipg;
+    next_send_ = cpu().now() + options_.ipg;
 }
 
 // kfree_skb: drop a reference (skb->users); the last one frees the buffer and the sk_buff into
 // this CPU's slab arrays.
 void Pktgen::release(const Skb& skb) {
-    cpu_.touch(skb.meta, 4, true);
+    cpu().touch(skb.meta, 4, true);
     std::uint64_t batches = pool_.slab_batches();
-    pool_.release(skb, &cpu_);
+    pool_.release(skb, &cpu());
     charge_slab_batches(batches);
 }
 
 void Pktgen::free_skb(const Skb& skb) {
     release(skb);
     // The driver's dev_kfree_skb; the buffer really goes back to the slab only at the last user.
-    if (options_.clone_skb == 0) cpu_.charge(cpu_.costs().skb_free_cycles);
+    if (options_.clone_skb == 0) cpu().charge(cpu().costs().skb_free_cycles);
 }
 
 }  // namespace pcisim

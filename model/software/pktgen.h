@@ -47,7 +47,7 @@ constexpr unsigned kPktgenWrittenBytes = kPktgenMagicOffset + 16;
 
 class Pktgen {
 public:
-    Pktgen(Cpu& cpu, E1000Driver& driver, SkbPool& pool, const PktgenOptions& options);
+    Pktgen(E1000Driver& driver, SkbPool& pool, const PktgenOptions& options);
 
     bool has_work() const;
     void run_once();
@@ -67,7 +67,9 @@ private:
     void release(const Skb& skb);
     void charge_slab_batches(std::uint64_t before);  // the batches since `before`
 
-    Cpu& cpu_;
+    // The CPU running this code now: the one that called in (an interrupt, a timer and the
+    // thread may each be on another CPU).
+    static Cpu& cpu();
     E1000Driver& driver_;
     SkbPool& pool_;
     PktgenOptions options_;

@@ -158,10 +158,12 @@ std::uint32_t TcpStreamOptions::size_goal() const {
     return std::max(mss, large - large % mss);
 }
 
-TcpSender::TcpSender(Cpu& cpu, E1000Driver& driver, SkbPool& pool, TcpReceiver& peer,
+Cpu& TcpSender::cpu() { return Cpu::current(); }
+
+TcpSender::TcpSender(E1000Driver& driver, SkbPool& pool, TcpReceiver& peer,
                      const TcpStreamOptions& options,
                      const std::function<std::uint64_t(std::uint32_t)>& carve)
-    : cpu_(cpu), driver_(driver), pool_(pool), peer_(peer), options_(options),
+    : driver_(driver), pool_(pool), peer_(peer), options_(options),
       size_goal_(options.size_goal()), send_buffer_(options.send_buffer()) {
     if (options_.source != TcpStreamOptions::Source::Sendfile)
         user_buffer_ = carve(options_.message_bytes);
@@ -200,8 +202,8 @@ void TcpSender::run_once() {
 void TcpSender::charge_slab_batches(std::uint64_t before) {
     std::uint64_t batches = pool_.slab_batches() - before;
     if (!batches) return;
-    cpu_.count_slab_batches(batches);
-    cpu_.charge(batches * cpu_.costs().slab_batch_cycles);
+    cpu().count_slab_batches(batches);
+    cpu().charge(batches * cpu().costs().slab_batch_cycles);
 }
 
 // tcp_sendmsg: a new write() when the last is done; the payload goes into the tail skb while it
@@ -213,24 +215,24 @@ void TcpSender::charge_slab_batches(std::uint64_t before) {
 void TcpSender::fill() {
     const std::uint32_t goal = size_goal_;
     if (message_left_ == 0) {
-        cpu_.charge(options_.write_cycles);
+        cpu().charge(options_.write_cycles);
         ++counters_.writes;
         message_left_ = options_.message_bytes;
         if (options_.source == TcpStreamOptions::Source::ReadWrite) {
             // read(), a system call like write(): page-cache pages copied into the user buffer,
             // which is modified in the cache.  The pages themselves are read as a stream the
             // CPU prefetches, so their misses are not charged and their lines not kept.
-            cpu_.charge(options_.write_cycles + options_.copy_cycles_per_byte * options_.message_bytes);
-            cpu_.touch(user_buffer_, options_.message_bytes, true);
+            cpu().charge(options_.write_cycles + options_.copy_cycles_per_byte * options_.message_bytes);
+            cpu().touch(user_buffer_, options_.message_bytes, true);
         }
     }
     if (!tail_has_room()) {
-        const CpuCosts& c = cpu_.costs();
-        cpu_.charge(c.skb_alloc_cycles);
+        const CpuCosts& c = cpu().costs();
+        cpu().charge(c.skb_alloc_cycles);
         std::uint64_t batches = pool_.slab_batches();
-        Skb skb = pool_.allocate(tcp_frame::kHeaderBytes + goal, &cpu_);
+        Skb skb = pool_.allocate(tcp_frame::kHeaderBytes + goal, &cpu());
         charge_slab_batches(batches);
-        cpu_.touch(skb.meta, SkbPool::kSkbStructBytes, true);
+        cpu().touch(skb.meta, SkbPool::kSkbStructBytes, true);
         const std::uint32_t truesize = options_.mss + options_.skb_overhead_bytes;
         queue_.push_back({skb, write_offset_, 0, truesize, false});
         queued_bytes_ += truesize;
@@ -254,16 +256,16 @@ void TcpSender::fill() {
 
 // The payload's bytes at `to`: stream byte n is (n mod 256), so the far end could check them.
 void TcpSender::copy_payload(std::uint64_t to, std::uint64_t stream_offset, std::uint32_t bytes) {
-    std::uint8_t* p = cpu_.memory().span(to, bytes);
+    std::uint8_t* p = cpu().memory().span(to, bytes);
     for (std::uint32_t i = 0; i < bytes; ++i) p[i] = static_cast<std::uint8_t>(stream_offset + i);
     if (options_.source != TcpStreamOptions::Source::Sendfile) {
-        cpu_.charge(options_.copy_cycles_per_byte * bytes);
-        cpu_.touch(user_buffer_ + stream_offset % options_.message_bytes, bytes, false);
-        cpu_.touch(to, bytes, true);
+        cpu().charge(options_.copy_cycles_per_byte * bytes);
+        cpu().touch(user_buffer_ + stream_offset % options_.message_bytes, bytes, false);
+        cpu().touch(to, bytes, true);
     }
     if (!options_.checksum_offload) {
-        cpu_.charge(options_.checksum_cycles_per_byte * bytes);
-        if (options_.source == TcpStreamOptions::Source::Sendfile) cpu_.touch(to, bytes, false);
+        cpu().charge(options_.checksum_cycles_per_byte * bytes);
+        if (options_.source == TcpStreamOptions::Source::Sendfile) cpu().touch(to, bytes, false);
     }
 }
 
@@ -276,9 +278,9 @@ void TcpSender::transmit(QueuedSkb& q) {
     Skb& skb = q.skb;
     if (!q.built) build(q, segments);
     pool_.hold(skb);
-    const Picos xmit = cpu_.now();
+    const Picos xmit = cpu().now();
     if (driver_.xmit_frame(skb) == E1000Driver::TxResult::Busy) {
-        pool_.release(skb, &cpu_);  // never the last user: the socket still holds it
+        pool_.release(skb, &cpu());  // never the last user: the socket still holds it
         return;                     // retried when the queue wakes
     }
     q.sent = true;
@@ -296,7 +298,7 @@ void TcpSender::transmit(QueuedSkb& q) {
 
 // tcp_transmit_skb and ip_queue_xmit: the frame's headers, written by the CPU.
 void TcpSender::build(QueuedSkb& q, std::uint32_t segments) {
-    cpu_.charge(options_.frame_cycles + options_.segment_cycles * segments);
+    cpu().charge(options_.frame_cycles + options_.segment_cycles * segments);
     Skb& skb = q.skb;
     skb.len = tcp_frame::kHeaderBytes + q.payload;
     skb.header_len = tcp_frame::kHeaderBytes;
@@ -307,25 +309,25 @@ void TcpSender::build(QueuedSkb& q, std::uint32_t segments) {
     s.ip_id = ip_id_;
     s.payload = q.payload;
     s.window = 0xffff;
-    tcp_frame::write_headers(cpu_.memory().span(skb.data, skb.len), s,
+    tcp_frame::write_headers(cpu().memory().span(skb.data, skb.len), s,
                              options_.checksum_offload ? tcp_frame::Checksum::Offload
                                                        : tcp_frame::Checksum::Software);
-    cpu_.touch(skb.data, tcp_frame::kHeaderBytes, true);
-    cpu_.touch(skb.meta, 4, true);
+    cpu().touch(skb.data, tcp_frame::kHeaderBytes, true);
+    cpu().touch(skb.meta, 4, true);
     q.built = true;
 }
 
 // tcp_ack: the window's left edge moves, skbs wholly acknowledged are freed, and the writer
 // wakes once the free room is at least half of what is still queued (sk_stream_write_space).
 void TcpSender::take_ack(std::uint64_t ack) {
-    cpu_.charge(options_.ack_cycles);
+    cpu().charge(options_.ack_cycles);
     if (ack <= snd_una_) return;
     snd_una_ = ack;
     while (!queue_.empty() && queue_.front().sent &&
            queue_.front().offset + queue_.front().payload <= snd_una_) {
         queued_bytes_ -= queue_.front().truesize;
         release(queue_.front().skb);
-        cpu_.charge(cpu_.costs().skb_free_cycles);
+        cpu().charge(cpu().costs().skb_free_cycles);
         queue_.pop_front();
         --sent_in_queue_;
     }
@@ -342,16 +344,16 @@ void TcpSender::interrupt() {
 void TcpSender::timer() { driver_.watchdog_timer(); }
 
 void TcpSender::release(const Skb& skb) {
-    cpu_.touch(skb.meta, 4, true);
+    cpu().touch(skb.meta, 4, true);
     std::uint64_t batches = pool_.slab_batches();
-    pool_.release(skb, &cpu_);
+    pool_.release(skb, &cpu());
     charge_slab_batches(batches);
 }
 
 // The driver's dev_kfree_skb of the clone it was given.
 void TcpSender::free_skb(const Skb& skb) {
     release(skb);
-    cpu_.charge(cpu_.costs().skb_free_cycles);
+    cpu().charge(cpu().costs().skb_free_cycles);
 }
 
 }  // namespace pcisim

@@ -65,7 +65,7 @@ struct TcpStreamOptions {
 class TcpSender {
 public:
     // `carve` hands out host memory for good (the user buffer).
-    TcpSender(Cpu& cpu, E1000Driver& driver, SkbPool& pool, TcpReceiver& peer,
+    TcpSender(E1000Driver& driver, SkbPool& pool, TcpReceiver& peer,
               const TcpStreamOptions& options,
               const std::function<std::uint64_t(std::uint32_t)>& carve);
 
@@ -117,7 +117,9 @@ private:
     void release(const Skb& skb);
     void charge_slab_batches(std::uint64_t before);
 
-    Cpu& cpu_;
+    // The CPU running this code now: the one that called in (an interrupt, a timer and the
+    // thread may each be on another CPU).
+    static Cpu& cpu();
     E1000Driver& driver_;
     SkbPool& pool_;
     TcpReceiver& peer_;
