@@ -267,6 +267,11 @@ void Cpu::mmio_read_done(std::uint64_t, std::uint32_t value) {
     read_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void Cpu::work_arrives(Picos at) {
+    const Picos now = now_ps();
+    wake_event_.notify(at > now ? ps(at - now) : sc_core::SC_ZERO_TIME);
+}
+
 void Cpu::set_interrupt(bool asserted) {
     if (asserted == line_) return;
     line_ = asserted;

@@ -147,6 +147,10 @@ public:
     // is what devices have written by its own time (a NAPI poll that runs again).
     void catch_up() { sync(); }
 
+    // Another CPU made work for this one's threads at that CPU's time `at` (it woke a queue
+    // this CPU's pktgen spins on): this CPU looks again then.
+    void work_arrives(Picos at);
+
     void set_interrupt(bool asserted) override;
     void set_line_quiet(bool quiet) override { run_ahead_.set_line_quiet(quiet); }
     void mmio_read_done(std::uint64_t tag, std::uint32_t value) override;

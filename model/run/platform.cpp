@@ -143,6 +143,10 @@ void Platform::add_transmitters() {
             const bool receives = config_.wire.receives(sw.port);
             sw.enabled = traffic.enabled && !(receives && config_.wire.receive_only);
             if (receives) add_receiver(sw, k, ring_spacing);
+            // A queue woken on another CPU: the thread spinning on it there sees it.
+            sw.driver->on_wake([&sw] {
+                if (&Cpu::current() != &sw.cpu) sw.cpu.work_arrives(Cpu::current().now());
+            });
             // The poll list of the CPU that took the interrupt.
             if (receives)
                 sw.driver->share_poll_list([this, &sw] { scheduler_of(Cpu::current()).serve_others(sw); });

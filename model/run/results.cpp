@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "core/line_use.h"
 #include "core/sim_time.h"
 
 namespace pcisim {
@@ -140,7 +141,8 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     r["nics"] = nics;
     r["ports"] = ports;
     json cpus = json::array();
-    std::uint64_t mmio_reads = 0, mmio_writes = 0, queued = 0, cache_misses = 0, slab_batches = 0;
+    std::uint64_t mmio_reads = 0, mmio_writes = 0, queued = 0, cache_misses = 0, slab_batches = 0,
+                  locked_ops = 0, transfers = 0;
     for (std::size_t c = 0; c < platform.cpus().size(); ++c) {
         const auto& t = platform.cpus()[c]->totals();
         E1000Driver::Counters d;
@@ -155,6 +157,19 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
         mmio_writes += t.mmio_writes;
         cache_misses += t.cache_misses;
         slab_batches += t.slab_batches;
+        locked_ops += t.locked_ops;
+        json moved_in = json::object(), taken = json::object();
+        std::uint64_t cpu_transfers = 0;
+        if (const CacheCoherence* caches = platform.caches()) {
+            const CacheCoherence::Counters& k = caches->counters(static_cast<unsigned>(c));
+            for (std::size_t u = 0; u < kLineUses; ++u) {
+                const char* use = to_string(static_cast<LineUse>(u));
+                moved_in[use] = k.transfers[u];
+                taken[use] = k.invalidations[u];
+                cpu_transfers += k.transfers[u];
+            }
+        }
+        transfers += cpu_transfers;
         json cpu = {{"busy_fraction", static_cast<double>(t.busy) / w},
                     {"mmio_stall_fraction", static_cast<double>(t.mmio_stall) / w},
                     {"waiting_fraction", static_cast<double>(t.waiting) / w},
@@ -163,7 +178,11 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
                     {"mmio_reads", t.mmio_reads},
                     {"mmio_writes", t.mmio_writes},
                     {"cache_misses", t.cache_misses},
-                    {"slab_batches", t.slab_batches}};
+                    {"slab_batches", t.slab_batches},
+                    {"locked_ops", t.locked_ops},
+                    {"line_transfers", cpu_transfers},
+                    {"line_transfers_by_use", moved_in},
+                    {"line_invalidations_by_use", taken}};
         cpu.update(driver_counters(d));
         cpus.push_back(cpu);
     }
@@ -173,6 +192,8 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
     r["mmio_writes_per_packet"] = static_cast<double>(mmio_writes) / n;
     r["cache_misses_per_packet"] = static_cast<double>(cache_misses) / n;
     r["slab_batches_per_packet"] = static_cast<double>(slab_batches) / n;
+    r["locked_ops_per_packet"] = static_cast<double>(locked_ops) / n;
+    r["line_transfers_per_packet"] = static_cast<double>(transfers) / n;
     r["snoop_hits_per_packet"] = static_cast<double>(platform.host().snoop_hits()) / n;
     r["snoop_extra_ns_per_packet"] = platform.host().snoop_extra_ps() / 1e3 / n;
     r["packets_queued"] = queued;
@@ -441,6 +462,16 @@ std::vector<MetricSpec> result_metrics() {
          "cache (cpu.cache; 0 without a cache model)."},
         {"cpus[].slab_batches", "count", "Slab array refills and flushes its software made "
          "(batches moved between the per-CPU arrays and the slab lists)."},
+        {"cpus[].locked_ops", "count", "Locked instructions its software executed (atomic "
+         "operations and spin locks of an SMP kernel; 0 with kernel.smp false)."},
+        {"cpus[].line_transfers", "count", "Cache lines its software took from another CPU's "
+         "modified copy (cpu.cache.transfer_ns each)."},
+        {"cpus[].line_transfers_by_use", "count", "The same by what the line holds: skb_head, "
+         "skb_refcount, skb_data, descriptor, buffer_info, ring_state (ring indices, tx_lock, "
+         "queue state), slab_array, other."},
+        {"cpus[].line_invalidations_by_use", "count", "Writes of its software that took a line "
+         "from other CPUs' copies (cpu.cache.invalidate_ns each when it held a shared copy), by "
+         "what the line holds."},
     };
     m.insert(m.end(), cpus.begin(), cpus.end());
     add_driver_metrics(m, "cpus[].", "The drivers of the ports it drives, added up");
@@ -450,6 +481,9 @@ std::vector<MetricSpec> result_metrics() {
         {"cache_misses_per_packet", "lines/packet", "All CPUs' cache misses over tx_frames."},
         {"slab_batches_per_packet", "batches/packet", "All CPUs' slab refills and flushes over "
          "tx_frames."},
+        {"locked_ops_per_packet", "ops/packet", "All CPUs' locked instructions over tx_frames."},
+        {"line_transfers_per_packet", "lines/packet", "Cache lines moved from one CPU's "
+         "modified copy to another CPU over tx_frames."},
         {"snoop_hits_per_packet", "lines/packet", "Lines DMA reads found modified in a CPU "
          "cache (coherent DMA: host.snoop_hit_ns for a read's first line, host.snoop_line_ns "
          "for each further one), over tx_frames."},

@@ -147,8 +147,10 @@ unsigned E1000Driver::descriptors_in_use() const { return options_.ring_size - 1
 E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
     const CpuCosts& c = cpu().costs();
     cpu().charge(c.xmit_frame_cycles);
-    cpu().touch(skb.meta, 64, false);              // skb->len, ->data
-    cpu().touch(ring_state_addr(), 64, true);      // next_to_use, the tx lock
+    cpu().touch(skb.meta, 64, false, LineUse::SkbHead);  // skb->len, ->data
+    // spin_trylock(&tx_lock) (xchg), next_to_use beside it.
+    cpu().touch(ring_state_addr(), 64, true, LineUse::RingState);
+    cpu().locked_instruction();
     if (options_.clean_at_xmit && descriptors_in_use() > options_.clean_at_xmit)
         wake_if_cleaned(clean_tx_irq());
     if (skb.tso_mss && !options_.tso)
@@ -168,6 +170,7 @@ E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
     if (options_.tso) ++count;
     if (desc_unused() < count + 2 && !options_.ignore_ring_space) {
         queue_stopped_ = true;
+        cpu().locked_instruction();  // netif_stop_queue: set_bit of __LINK_STATE_XOFF
         ++counters_.stops;
         ++counters_.busy;
         // Descriptors queued but not yet announced must reach the NIC, or nothing frees space.
@@ -224,7 +227,7 @@ unsigned E1000Driver::tx_offload(const Skb& skb) {
         put16(h + ipcss + 10, 0);  // header checksum
         // IPPROTO_TCP and the addresses; no length.
         put16(h + tucss + 16, inet::fold(inet::ones_sum(h + ipcss + 12, 8, 6)));
-        cpu().touch(skb.data, skb.header_len, true);
+        cpu().touch(skb.data, skb.header_len, true, LineUse::SkbData);
         ctx.ipcss = static_cast<std::uint8_t>(ipcss);
         ctx.ipcso = static_cast<std::uint8_t>(ipcss + 10);
         ctx.ipcse = static_cast<std::uint16_t>(tucss - 1);
@@ -233,16 +236,16 @@ unsigned E1000Driver::tx_offload(const Skb& skb) {
         ctx.hdrlen = static_cast<std::uint8_t>(skb.header_len);
         ctx.mss = static_cast<std::uint16_t>(skb.tso_mss);
     } else {
-        cpu().touch(skb.data, skb.header_len, false);
+        cpu().touch(skb.data, skb.header_len, false, LineUse::SkbData);
         ctx.paylen_dtyp_tucmd = std::uint32_t(kCmdDext) << 24;
     }
     // 2.6.9's e1000_tso and e1000_tx_csum write a context descriptor for every offload skb,
     // although the NIC would keep an unchanged context (SDM 3.3.6).
     unsigned i = next_to_use_;
     mem.write(desc_addr(i), &ctx, sizeof ctx);
-    cpu().touch(desc_addr(i), sizeof ctx, true);
+    cpu().touch(desc_addr(i), sizeof ctx, true, LineUse::Descriptor);
     buffer_info_[i] = BufferInfo{};
-    cpu().touch(info_addr(i), kBufferInfoBytes, true);
+    cpu().touch(info_addr(i), kBufferInfoBytes, true, LineUse::BufferInfo);
     cpu().charge(cpu().costs().context_descriptor_cycles);
     ++counters_.context_descriptors;
     next_to_use_ = i + 1 == options_.ring_size ? 0 : i + 1;
@@ -270,7 +273,7 @@ unsigned E1000Driver::tx_map(const Skb& skb, std::uint32_t max_per_descriptor) {
         b.dma = dma;
         b.length = size;
         cpu().charge(c.per_descriptor_cycles);
-        cpu().touch(info_addr(i), kBufferInfoBytes, true);
+        cpu().touch(info_addr(i), kBufferInfoBytes, true, LineUse::BufferInfo);
         len -= size;
         offset += size;
         last = i;
@@ -291,8 +294,8 @@ void E1000Driver::copy_to_static(const Skb& skb, std::uint32_t offset, std::uint
         throw std::logic_error("driver.copy: a descriptor's data does not fit its buffer");
     std::memcpy(mem.span(copy_buffers_[i], size), mem.span(skb.data + offset, size), size);
     cpu().charge(cpu().costs().copy_cycles_per_byte * size);
-    cpu().touch(skb.data + offset, size, false);
-    cpu().touch(copy_buffers_[i], size, true);
+    cpu().touch(skb.data + offset, size, false, LineUse::SkbData);
+    cpu().touch(copy_buffers_[i], size, true, LineUse::SkbData);
 }
 
 void E1000Driver::tx_queue(unsigned first, unsigned count, const Skb& skb) {
@@ -316,7 +319,7 @@ void E1000Driver::tx_queue(unsigned first, unsigned count, const Skb& skb) {
             d.css = popts;
         }
         mem.write(desc_addr(i), &d, sizeof d);
-        cpu().touch(desc_addr(i), sizeof d, true);
+        cpu().touch(desc_addr(i), sizeof d, true, LineUse::Descriptor);
         if (++i == options_.ring_size) i = 0;
     }
     next_to_use_ = i;
@@ -334,8 +337,8 @@ void E1000Driver::free_descriptor(unsigned i) {
     b = BufferInfo{};
     TxDescriptor zero{};
     cpu().memory().write(desc_addr(i), &zero, sizeof zero);
-    cpu().touch(info_addr(i), kBufferInfoBytes, true);
-    cpu().touch(desc_addr(i), sizeof zero, true);
+    cpu().touch(info_addr(i), kBufferInfoBytes, true, LineUse::BufferInfo);
+    cpu().touch(desc_addr(i), sizeof zero, true, LineUse::Descriptor);
 }
 
 unsigned E1000Driver::free_packet(unsigned first, unsigned eop) {
@@ -358,13 +361,14 @@ bool E1000Driver::clean_tx_irq() {
         unsigned eop = buffer_info_[i].next_to_watch;
         TxDescriptor d;
         mem.read(desc_addr(eop), &d, sizeof d);
-        cpu().touch(info_addr(i), kBufferInfoBytes, false);  // next_to_watch
-        cpu().touch(desc_addr(eop), sizeof d, false);         // the DD bit
+        cpu().touch(info_addr(i), kBufferInfoBytes, false, LineUse::BufferInfo);  // next_to_watch
+        cpu().touch(desc_addr(eop), sizeof d, false, LineUse::Descriptor);       // the DD bit
         if (!(d.status & kStaDd)) break;
         i = free_packet(i, eop);
         cleaned = true;
     }
     next_to_clean_ = i;
+    take_tx_lock();
     return cleaned;
 }
 
@@ -375,7 +379,7 @@ bool E1000Driver::clean_tx_to(unsigned hw_head) {
     // FIFO; free whole packets only.
     while (i != hw_head && i != next_to_use_) {
         unsigned eop = buffer_info_[i].next_to_watch;
-        cpu().touch(info_addr(i), kBufferInfoBytes, false);
+        cpu().touch(info_addr(i), kBufferInfoBytes, false, LineUse::BufferInfo);
         unsigned span = (eop + options_.ring_size - i) % options_.ring_size;
         unsigned avail = (hw_head + options_.ring_size - i) % options_.ring_size;
         if (span >= avail) break;
@@ -383,14 +387,26 @@ bool E1000Driver::clean_tx_to(unsigned hw_head) {
         cleaned = true;
     }
     next_to_clean_ = i;
+    take_tx_lock();
     return cleaned;
 }
 
+// The end of a clean: next_to_clean written, and spin_lock(&tx_lock) around the queue's wake
+// (2.6.9 e1000_clean_tx_irq); the ring's indices and the lock share a line.
+void E1000Driver::take_tx_lock() {
+    cpu().touch(ring_state_addr(), 64, true, LineUse::RingState);
+    cpu().locked_instruction();
+}
+
 void E1000Driver::wake_if_cleaned(bool cleaned) {
-    // 2.6.9 wakes the queue as soon as anything was cleaned.
+    // 2.6.9 wakes the queue as soon as anything was cleaned: netif_wake_queue clears
+    // __LINK_STATE_XOFF and schedules the device (test_and_set of __LINK_STATE_SCHED),
+    // net_tx_action clears that and trylocks the queue lock: four locked instructions.
     if (cleaned && queue_stopped_) {
         queue_stopped_ = false;
         ++counters_.wakes;
+        for (int op = 0; op < 4; ++op) cpu().locked_instruction();
+        if (on_wake_) on_wake_();
     }
 }
 
@@ -399,6 +415,9 @@ void E1000Driver::intr() {
     std::uint32_t icr = cpu().mmio_read(bar_ + kIcr);
     if (!icr) return;  // not ours (shared line)
     cpu().charge(c.poll_cycles);
+    // atomic_inc and atomic_dec_and_test of irq_sem around the handler; with NAPI also
+    // netif_rx_schedule's and netif_rx_complete's bit operations on the poll state.
+    for (int op = 0; op < (options_.napi ? 4 : 2); ++op) cpu().locked_instruction();
     if (options_.napi) {
         // Mask, flush the posted write with a STATUS read, poll, unmask and flush again.
         cpu().mmio_write(bar_ + kImc, ~0u);
@@ -441,8 +460,12 @@ void E1000Driver::watchdog_timer() {
     } else {
         wake_if_cleaned(clean_tx_irq());
     }
-    // mod_timer(jiffies + 1) from the handler: the timer stays on this CPU.
-    if (timer_) timer_->mod(cpu());
+    // mod_timer(jiffies + 1) from the handler: the timer stays on this CPU (the timer's lock
+    // and its base's, two locked instructions).
+    if (timer_) {
+        timer_->mod(cpu());
+        for (int op = 0; op < 2; ++op) cpu().locked_instruction();
+    }
 }
 
 }  // namespace pcisim

@@ -77,6 +77,9 @@ public:
     // The cleanup timer of the variants that have one (needs_cleanup_timer), which
     // watchdog_timer re-arms where it runs.
     void use_timer(KernelTimer& timer) { timer_ = &timer; }
+    // Called when the queue wakes (netif_wake_queue), on the CPU that woke it: the thread that
+    // sends on it may be spinning on another CPU.
+    void on_wake(std::function<void()> fn) { on_wake_ = std::move(fn); }
     enum class TxResult { Ok, Busy };
     TxResult xmit_frame(const Skb& skb);    // hard_start_xmit
     void intr();                            // the interrupt handler (+ NAPI poll)
@@ -117,6 +120,7 @@ private:
     void free_descriptor(unsigned i);
     unsigned free_packet(unsigned first, unsigned eop);  // returns the slot after eop
     void write_tdt();
+    void take_tx_lock();
     void wake_if_cleaned(bool cleaned);
     std::uint64_t desc_addr(unsigned i) const { return ring_base_ + 16ull * i; }
     // struct e1000_buffer of 2.6.9 on i386: skb, dma, length, time_stamp, next_to_watch.
@@ -133,6 +137,7 @@ private:
     E1000RxDriver* rx_ = nullptr;
     std::function<void()> poll_others_;
     KernelTimer* timer_ = nullptr;
+    std::function<void()> on_wake_;
     DriverOptions options_;
     std::uint64_t bar_, ring_base_;
     std::function<void(const Skb&)> free_skb_;

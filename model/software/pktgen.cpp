@@ -77,8 +77,9 @@ Skb Pktgen::fill_packet() {
     // alloc_skb clears the sk_buff; pktgen writes the headers. The CPU does not touch the rest
     // of the payload, so a DMA read finds only the headers' lines modified in its cache. (The
     // simulated memory gets zeros there, so every run sends the same frames.)
-    cpu().touch(skb.meta, SkbPool::kSkbStructBytes, true);
-    cpu().touch(skb.data, std::min<std::uint32_t>(skb.len, kPktgenWrittenBytes), true);
+    cpu().touch(skb.meta, SkbPool::kSkbStructBytes, true, LineUse::SkbHead);
+    cpu().touch(skb.data, std::min<std::uint32_t>(skb.len, kPktgenWrittenBytes), true,
+                LineUse::SkbData);
     std::uint8_t* frame = cpu().memory().span(skb.data, skb.len);
     std::memset(frame, 0, skb.len);
     std::memcpy(frame + kPktgenMagicOffset, &kPktgenMagic, sizeof kPktgenMagic);
@@ -99,10 +100,12 @@ void Pktgen::run_once() {
         clone_uses_ = 0;
     }
     pool_.hold(skb_);  // the driver's reference (atomic_inc of skb->users), dropped at clean
-    cpu().touch(skb_.meta, 4, true);
+    cpu().touch(skb_.meta, 4, true, LineUse::SkbRefcount);
+    cpu().locked_instruction();
     Picos xmit = cpu().now();
     if (driver_.xmit_frame(skb_) == E1000Driver::TxResult::Busy) {
         pool_.release(skb_, &cpu());  // never the last user: pktgen still holds it
+        cpu().locked_instruction();   // atomic_dec of skb->users
         return;  // retried when the queue wakes
     }
     if (on_xmit_) on_xmit_(xmit);
@@ -115,7 +118,9 @@ void Pktgen::run_once() {
 // kfree_skb: drop a reference (skb->users); the last one frees the buffer and the sk_buff into
 // this CPU's slab arrays.
 void Pktgen::release(const Skb& skb) {
-    cpu().touch(skb.meta, 4, true);
+    cpu().touch(skb.meta, 4, true, LineUse::SkbRefcount);
+    // kfree_skb reads skb->users; only a buffer others still use takes atomic_dec_and_test.
+    if (pool_.users(skb) > 1) cpu().locked_instruction();
     std::uint64_t batches = pool_.slab_batches();
     pool_.release(skb, &cpu());
     charge_slab_batches(batches);

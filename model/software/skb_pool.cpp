@@ -71,6 +71,8 @@ Skb SkbPool::allocate(std::uint32_t frame_len, const void* cpu) {
 
 void SkbPool::hold(const Skb& skb) { ++slots_.at(skb.id).users; }
 
+unsigned SkbPool::users(const Skb& skb) const { return slots_.at(skb.id).users; }
+
 bool SkbPool::release(const Skb& skb, const void* cpu) {
     Slot& s = slots_.at(skb.id);
     if (s.users == 0) throw std::logic_error("skb released twice");

@@ -38,6 +38,7 @@ public:
     // From `cpu`'s slab arrays (any stable key per CPU).  Throws when the region is exhausted.
     Skb allocate(std::uint32_t frame_len, const void* cpu);
     void hold(const Skb& skb);                   // one more user (a clone queued again)
+    unsigned users(const Skb& skb) const;        // skb->users
     // One user fewer; at zero the buffer and the sk_buff go back to `cpu`'s arrays.  True then.
     bool release(const Skb& skb, const void* cpu);
     std::size_t in_use() const { return in_use_; }
