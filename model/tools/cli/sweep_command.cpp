@@ -17,8 +17,10 @@
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
 #include "tools/output/output_lock.h"
+#include "tools/output/verbosity.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
+#include "core/data_dir.h"
 #include "tools/sweep/progress.h"
 #include "tools/sweep/sweep_axes.h"
 #include "tools/sweep/sweep_journal.h"
@@ -131,7 +133,8 @@ std::string point_label(const sweep::SweepTable& t, const sweep::SweepRow& row) 
 }
 
 // The files the sweep reads, which it must never write: the scenario and the platform file it
-// names (looked for where the scenario loader looks: beside the scenario, then in scenarios/).
+// names (looked for where the scenario loader looks: beside the scenario, then in the data
+// directory's scenarios/).
 std::vector<std::string> input_files(const std::string& file, const Scenario& base) {
     std::vector<std::string> inputs = {file};
     const nlohmann::json& s = base.resolved();
@@ -139,7 +142,7 @@ std::vector<std::string> input_files(const std::string& file, const Scenario& ba
         std::filesystem::path p = s["platform"].get<std::string>();
         inputs.push_back(p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string()
                                          : p.string());
-        inputs.push_back((std::filesystem::path(PCISIM_SOURCE_DIR) / "scenarios" / p).string());
+        inputs.push_back((data_path("scenarios") / p).string());
     }
     return inputs;
 }
@@ -268,11 +271,12 @@ int sweep(const Args& args) {
         else table.rows[i] = std::move(it->second);
     }
     if (a.resume)
-        std::cerr << "pcisim sweep: resuming: " << points.size() - todo.size() << " of "
+        output::info_stream() << "pcisim sweep: resuming: " << points.size() - todo.size() << " of "
                   << points.size() << " points already done\n";
     if (points.size() > kPointsWithoutForce)
-        std::cerr << "pcisim sweep: " << points.size() << " points (--force)\n";
-    sweep::Progress progress(std::cerr, isatty(STDERR_FILENO), todo.size());
+        output::info_stream() << "pcisim sweep: " << points.size() << " points (--force)\n";
+    sweep::Progress progress(output::info_stream(), isatty(STDERR_FILENO) && !output::quiet(),
+                             todo.size());
     std::size_t failed = 0;
     bool journal_failed = false;
     auto collect = [&](std::size_t job, const sweep::JobOutcome& o) {
@@ -318,7 +322,7 @@ int sweep(const Args& args) {
                   << sweep::kInterrupted << "\"); continue with the same command and --resume\n";
         return 128 + stopped_by;  // as a shell reports a command a signal ended
     }
-    std::cout << "wrote " << a.out << " and " << sweep::json_path_for(a.out) << ": "
+    output::report_stream("") << "wrote " << a.out << " and " << sweep::json_path_for(a.out) << ": "
               << points.size() << " points, " << failed << " failed\n";
     return failed ? 1 : 0;
 }
