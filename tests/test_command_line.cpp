@@ -140,3 +140,43 @@ TEST_CASE("bash completion offers the commands, a command's options and the scen
     CHECK(complete("run " + std::string(PCISIM_SOURCE_DIR) + "/scenarios/phi-32-66-8254") ==
           std::string(PCISIM_SOURCE_DIR) + "/scenarios/phi-32-66-82541.json\n");
 }
+
+TEST_CASE("a sweep's CSV puts the headline metrics first, and --columns chooses them") {
+    TempDir dir;
+    const std::string bin = pcisim_binary(), csv = dir / "s.csv";
+    const std::string sweep = bin + " sweep " + scenario_path("phi-32-66-82541") +
+                              " --vary packet.size=60,128 -j 1 -q" + window_sets() + " -o " + csv;
+    REQUIRE(shell(sweep).exit_code == 0);
+    std::string all = slurp(csv);
+    CHECK(all.rfind("packet.size,status,error,tx_pps,tx_mbps,wire_limit_pps,bus.utilisation_fraction,"
+                    "bus.clock_mhz,", 0) == 0);
+    REQUIRE(shell(sweep + " --columns tx_pps,cpus.0.busy_fraction").exit_code == 0);
+    std::string some = slurp(csv);
+    CHECK(some.rfind("packet.size,status,error,tx_pps,cpus.0.busy_fraction\n60,ok,,", 0) == 0);
+    // The JSON beside it keeps every metric.
+    json doc = json::parse(slurp(dir / "s.json"));
+    CHECK(doc["rows"][0]["metrics"].contains("bus.utilisation_fraction"));
+    Shell bad = shell(sweep + " --columns tx_pps,tx_ppz");
+    CHECK(bad.exit_code == 2);
+    CHECK(contains(bad.err, "--columns: \"tx_ppz\" is not a metric"));
+}
+
+TEST_CASE("pcisim-tlm-example prints its version and refuses a scenario it cannot run, exit 2") {
+    const std::string example =
+        (std::filesystem::path(pcisim_binary()).parent_path() / "pcisim-tlm-example").string();
+    Shell version = shell(example + " --version");
+    CHECK(version.exit_code == 0);
+    CHECK(version.out.rfind("pcisim-tlm-example 0.1.0 (git ", 0) == 0);
+    CHECK(contains(version.out, "), SystemC 2.3"));
+    // Receive-only: nothing it could run.
+    Shell rx = shell(example + " " + scenario_path("xeon-pcix-133-rx"));
+    CHECK(rx.exit_code == 2);
+    CHECK(rx.out.empty());
+    CHECK(contains(rx.err, "wire_source.enabled: true: the TLM example has no wire source"));
+    Shell silent = shell(example + " " + scenario_path("phi-32-66-82541") +
+                         " --set wire_source.enabled=true --set pktgen.enabled=false");
+    CHECK(silent.exit_code == 2);
+    Shell tcp = shell(example + " " + scenario_path("hp-ia64-netperf"));
+    CHECK(tcp.exit_code == 2);
+    CHECK(contains(tcp.err, "workload.kind: \"tcp_stream\""));
+}
