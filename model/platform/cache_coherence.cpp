@@ -25,6 +25,20 @@ Picos CacheCoherence::touch(unsigned cpu, std::uint64_t addr, std::uint32_t byte
     return cost;
 }
 
+// A miss from memory fetches the rest of the line's sector too, into this cache only where no
+// cache holds those lines (the sector read is a plain memory read of them).
+void CacheCoherence::fill_sector(CpuCache& own, std::uint64_t line, Picos at) {
+    const unsigned lines = config_.sector_bytes / config_.line_bytes;
+    if (lines <= 1) return;
+    const std::uint64_t first = line / lines * lines;
+    for (std::uint64_t n = first; n < first + lines; ++n) {
+        if (n == line) continue;
+        bool held = false;
+        for (auto& c : caches_) held = held || c->state(n) != State::Invalid;
+        if (!held) own.fill(n, State::Exclusive, at);
+    }
+}
+
 Picos CacheCoherence::touch_line(unsigned cpu, std::uint64_t line, bool write, Picos at,
                                  LineUse use) {
     CpuCache& own = cache_of(cpu);
@@ -59,6 +73,8 @@ Picos CacheCoherence::touch_line(unsigned cpu, std::uint64_t line, bool write, P
     if (dirty_elsewhere) {
         cost = config_.transfer_ps;
         ++counters_[cpu].transfers[static_cast<std::size_t>(use)];
+    } else {
+        fill_sector(own, line, at);
     }
     if (write) {
         // Read for ownership: the other copies go (a dirty one came with the transfer).

@@ -46,6 +46,7 @@ public:
 private:
     std::size_t cache_index(unsigned cpu) const { return config_.shared ? 0 : cpu; }
     Picos touch_line(unsigned cpu, std::uint64_t line, bool write, Picos at, LineUse use);
+    void fill_sector(CpuCache& own, std::uint64_t line, Picos at);
 
     CpuCacheConfig config_;
     std::vector<std::unique_ptr<CpuCache>> caches_;

@@ -146,6 +146,13 @@ public:
     // Waits out the cycles charged so far, so that what the software reads next in host memory
     // is what devices have written by its own time (a NAPI poll that runs again).
     void catch_up() { sync(); }
+    // A long kernel loop (a clean of many packets) on a machine with more than one CPU: wait out
+    // the cycles charged so far, so that the other CPUs' work interleaves with it in simulated
+    // time (and their touches of the same lines with its own).  Nothing on a machine with one.
+    void let_others_run() {
+        if (other_cpus_) sync();
+    }
+    void set_other_cpus(bool any) { other_cpus_ = any; }  // before sc_start
 
     // Another CPU made work for this one's threads at that CPU's time `at` (it woke a queue
     // this CPU's pktgen spins on): this CPU looks again then.
@@ -183,6 +190,7 @@ private:
     unsigned host_port_;  // the number its register accesses carry (HostBridge::attach_cpu)
     HostMemory& memory_;
     bool smp_kernel_ = true;
+    bool other_cpus_ = false;
     CacheCoherence* caches_ = nullptr;
     unsigned cache_cpu_ = 0;
     CpuSoftware* software_ = nullptr;

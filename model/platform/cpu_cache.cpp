@@ -31,6 +31,10 @@ std::vector<ParamSpec> cpu_cache_params() {
                "CPU time for a line another CPU's cache holds modified (or owned): the "
                "cache-to-cache transfer (HITM# and implicit write-back on the FSB, a probe "
                "response with data over HyperTransport), instead of cpu.cache.miss_ns."),
+        one_of_integers("cpu.cache.sector_bytes", "bytes", 0, {0, 64, 128, 256},
+                        "A miss from memory fills the whole sector of this many bytes (the "
+                        "Pentium 4's L2 fetches the two 64-byte lines of a 128-byte sector; "
+                        "Intel optimization manual, table 1-1); 0: one line."),
         number("cpu.cache.invalidate_ns", "ns", 0, 0, 5000,
                "CPU time for writing a line other CPUs' caches hold a copy of: the request for "
                "ownership that invalidates their copies (a bus invalidate, or probes and their "
@@ -49,6 +53,7 @@ CpuCacheConfig CpuCacheConfig::from(const ScenarioView& s) {
                                                           : CpuCacheConfig::Protocol::Mesi;
     c.transfer_ps = ns_to_ps(s.number("cpu.cache.transfer_ns"));
     c.invalidate_ps = ns_to_ps(s.number("cpu.cache.invalidate_ns"));
+    c.sector_bytes = static_cast<unsigned>(s.integer("cpu.cache.sector_bytes"));
     return c;
 }
 

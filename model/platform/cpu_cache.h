@@ -40,6 +40,9 @@ struct CpuCacheConfig {
     Protocol protocol = Protocol::Mesi;
     Picos transfer_ps = 0;
     Picos invalidate_ps = 0;
+    // A miss from memory brings the whole sector (the Pentium 4's L2: two 64-byte lines);
+    // the line size or 0 when sectors are lines.
+    unsigned sector_bytes = 0;
     bool enabled() const { return bytes != 0; }
     static CpuCacheConfig from(const ScenarioView& s);
 };

@@ -77,6 +77,7 @@ void Platform::add_transmitters() {
         cpus_.push_back(std::make_unique<Cpu>(("cpu" + std::to_string(c)).c_str(), config_.cpu,
                                               *host_, *memory_));
         cpus_[c]->set_kernel(config_.kernel);
+        cpus_[c]->set_other_cpus(topology.cpus > 1);
         schedulers_.push_back(std::make_unique<CpuScheduler>(*cpus_[c]));
     }
     // The CPU caches, kept coherent between the CPUs and snooped by the host bridge for
@@ -127,7 +128,8 @@ void Platform::add_transmitters() {
         // The copy driver sizes its buffers for the largest frame, one descriptor's worth.
         driver.copy_buffer_bytes = std::min<std::uint32_t>(
             E1000Driver::kMaxDataPerDescriptor,
-            std::max<std::uint32_t>(2048, SkbPool::buffer_bytes(traffic.size)));
+            std::max<std::uint32_t>(2048, SkbPool::buffer_bytes(traffic.size + kPktgenAllocSlack,
+                                                                config_.host.cache_line_bytes)));
         for (std::size_t k = first_port; k < ports_.size(); ++k) {
             PortSoftware& sw = *ports_[k];
             sw.driver = std::make_unique<E1000Driver>(

@@ -132,9 +132,10 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
         const auto line = doc["host"]["cache_line_bytes"].get<std::uint64_t>();
         const std::uint64_t packets =
             ring / ((size + kMaxDataPerDescriptor - 1) / kMaxDataPerDescriptor);
-        std::uint64_t buffer_bytes = 64;  // the smallest size class
-        while (buffer_bytes < SkbPool::kHeadroom + size) buffer_bytes *= 2;
-        buffer_bytes = std::max(buffer_bytes, line);
+        const std::uint64_t buffer_bytes =
+            std::max<std::uint64_t>(SkbPool::buffer_bytes(static_cast<std::uint32_t>(size) + kPktgenAllocSlack,
+                                                           static_cast<unsigned>(line)),
+                                    line);
         // Besides those in flight, each CPU's slab array keeps up to its limit free, and a
         // refill brings a batch more.
         const std::uint64_t buffers =
@@ -154,7 +155,10 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
     }
     if (doc["wire_source"]["enabled"].get<bool>()) {  // every receive slot holds a buffer
         const auto rx_ring = doc["driver"]["rx_ring_size"].get<std::uint64_t>();
-        const auto rx_bytes = doc["driver"]["rx_buffer_bytes"].get<std::uint64_t>();
+        const auto rx_len = doc["driver"]["rx_buffer_bytes"].get<std::uint32_t>();
+        // dev_alloc_skb(rx_buffer_len + 2): its size class (E1000RxDriver::alloc_rx_buffers).
+        const std::uint64_t rx_bytes = SkbPool::buffer_bytes(
+            rx_len + 2 + 16, doc["host"]["cache_line_bytes"].get<unsigned>());
         needed = std::max(needed, kSkbBase) + ports * rx_ring * rx_bytes;
         what += " and " + std::to_string(ports * rx_ring) + " receive buffers of " +
                 std::to_string(rx_bytes) + " B (driver.rx_ring_size, driver.rx_buffer_bytes)";

@@ -147,12 +147,15 @@ unsigned E1000Driver::descriptors_in_use() const { return options_.ring_size - 1
 E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
     const CpuCosts& c = cpu().costs();
     cpu().charge(c.xmit_frame_cycles);
-    cpu().touch(skb.meta, 64, false, LineUse::SkbHead);  // skb->len, ->data
+    // skb->len and the flags, skb->data, skb_shinfo(skb)->nr_frags and tso_size.
+    cpu().touch(skb.len_line(), 8, false, LineUse::SkbHead);
+    cpu().touch(skb.refcount_line(), 8, false, LineUse::SkbRefcount);
+    cpu().touch(skb.shinfo, 8, false, LineUse::SkbData);
     // spin_trylock(&tx_lock) (xchg), next_to_use beside it.
     cpu().touch(ring_state_addr(), 64, true, LineUse::RingState);
     cpu().locked_instruction();
     if (options_.clean_at_xmit && descriptors_in_use() > options_.clean_at_xmit)
-        wake_if_cleaned(clean_tx_irq());
+        wake_if_cleaned(options_.notxints ? clean_to_head() : clean_tx_irq());
     if (skb.tso_mss && !options_.tso)
         throw std::logic_error("e1000 driver: an skb with tso_mss " + std::to_string(skb.tso_mss) +
                                " while driver.tso is false (the stack hands TSO frames only to "
@@ -350,6 +353,7 @@ unsigned E1000Driver::free_packet(unsigned first, unsigned eop) {
     }
     cpu().charge(cpu().costs().clean_per_packet_cycles);
     ++counters_.cleaned;
+    cpu().let_others_run();
     return i;
 }
 
@@ -452,11 +456,16 @@ void E1000Driver::napi_poll() {
     }
 }
 
+// notxints has no DD bits to look at: read how far the NIC has come (TDH) and clean up to it.
+bool E1000Driver::clean_to_head() {
+    unsigned head = cpu().mmio_read(bar_ + kTdh);
+    return clean_tx_to(head % options_.ring_size);
+}
+
 void E1000Driver::watchdog_timer() {
     if (options_.tdt_from_timer && tdt_pending_) write_tdt();
     if (options_.notxints) {
-        unsigned head = cpu().mmio_read(bar_ + kTdh);
-        wake_if_cleaned(clean_tx_to(head % options_.ring_size));
+        wake_if_cleaned(clean_to_head());
     } else {
         wake_if_cleaned(clean_tx_irq());
     }

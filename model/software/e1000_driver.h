@@ -117,6 +117,7 @@ private:
     void tx_queue(unsigned first, unsigned count, const Skb& skb);
     bool clean_tx_irq();                     // by DD bits in host memory
     bool clean_tx_to(unsigned hw_head);      // notxints: by the TDH the timer read
+    bool clean_to_head();                    // notxints: read TDH, clean_tx_to it
     void free_descriptor(unsigned i);
     unsigned free_packet(unsigned first, unsigned eop);  // returns the slot after eop
     void write_tdt();

@@ -72,12 +72,14 @@ Skb Pktgen::fill_packet() {
     // pktgen stamps every packet it builds with do_gettimeofday (clones repeat the stamp).
     if (options_.timestamp) cpu().charge(options_.timestamp / 1e6 * c.clock_mhz);
     std::uint64_t batches = pool_.slab_batches();
-    Skb skb = pool_.allocate(options_.size, &cpu());
+    Skb skb = pool_.allocate(options_.size + kPktgenAllocSlack, options_.size, &cpu());
     charge_slab_batches(batches);
-    // alloc_skb clears the sk_buff; pktgen writes the headers. The CPU does not touch the rest
-    // of the payload, so a DMA read finds only the headers' lines modified in its cache. (The
-    // simulated memory gets zeros there, so every run sends the same frames.)
+    // alloc_skb clears the sk_buff and sets up its skb_shared_info; pktgen writes the headers.
+    // The CPU does not touch the rest of the payload, so a DMA read finds only the headers'
+    // lines modified in its cache. (The simulated memory gets zeros there, so every run sends
+    // the same frames.)
     cpu().touch(skb.meta, SkbPool::kSkbStructBytes, true, LineUse::SkbHead);
+    cpu().touch(skb.shinfo, 16, true, LineUse::SkbData);
     cpu().touch(skb.data, std::min<std::uint32_t>(skb.len, kPktgenWrittenBytes), true,
                 LineUse::SkbData);
     std::uint8_t* frame = cpu().memory().span(skb.data, skb.len);
@@ -100,7 +102,7 @@ void Pktgen::run_once() {
         clone_uses_ = 0;
     }
     pool_.hold(skb_);  // the driver's reference (atomic_inc of skb->users), dropped at clean
-    cpu().touch(skb_.meta, 4, true, LineUse::SkbRefcount);
+    cpu().touch(skb_.refcount_line(), 4, true, LineUse::SkbRefcount);
     cpu().locked_instruction();
     Picos xmit = cpu().now();
     if (driver_.xmit_frame(skb_) == E1000Driver::TxResult::Busy) {
@@ -118,10 +120,18 @@ void Pktgen::run_once() {
 // kfree_skb: drop a reference (skb->users); the last one frees the buffer and the sk_buff into
 // this CPU's slab arrays.
 void Pktgen::release(const Skb& skb) {
-    cpu().touch(skb.meta, 4, true, LineUse::SkbRefcount);
+    cpu().touch(skb.refcount_line(), 4, true, LineUse::SkbRefcount);
     // kfree_skb reads skb->users; only a buffer others still use takes atomic_dec_and_test.
-    if (pool_.users(skb) > 1) cpu().locked_instruction();
+    const bool last = pool_.users(skb) == 1;
+    if (!last) cpu().locked_instruction();
     std::uint64_t batches = pool_.slab_batches();
+    if (last) {
+        // __kfree_skb: the dst and the destructor, skb->cloned, then skb_release_data's look at
+        // the shared info (dataref, nr_frags, frag_list) before the buffer goes.
+        cpu().touch(skb.head_line(), 8, false, LineUse::SkbHead);
+        cpu().touch(skb.len_line(), 8, false, LineUse::SkbHead);
+        cpu().touch(skb.shinfo, 16, false, LineUse::SkbData);
+    }
     pool_.release(skb, &cpu());
     charge_slab_batches(batches);
 }

@@ -44,6 +44,8 @@ constexpr std::uint32_t kPktgenMagic = 0xbe9be955;
 // 2004 pktgen only skb_put()s the rest of the payload, leaving it as the slab had it (the
 // memset of the payload came to pktgen years later).
 constexpr unsigned kPktgenWrittenBytes = kPktgenMagicOffset + 16;
+// fill_packet asks alloc_skb for the frame and 64 + 16 bytes more (2.6.9 net/core/pktgen.c).
+constexpr unsigned kPktgenAllocSlack = 64 + 16;
 
 class Pktgen {
 public:

@@ -13,8 +13,12 @@ unsigned size_class(std::uint32_t bytes) {
 }
 }  // namespace
 
-std::uint32_t SkbPool::buffer_bytes(std::uint32_t frame_len) {
-    return 64u << size_class(kHeadroom + frame_len);
+std::uint32_t SkbPool::shared_info_offset(std::uint32_t alloc_bytes, unsigned line) {
+    return (alloc_bytes + line - 1) / line * line;
+}
+
+std::uint32_t SkbPool::buffer_bytes(std::uint32_t alloc_bytes, unsigned line) {
+    return 64u << size_class(shared_info_offset(alloc_bytes, line) + kSharedInfoBytes);
 }
 
 SkbPool::SkbPool(std::uint64_t base, std::uint64_t bytes, unsigned cache_line_bytes)
@@ -53,10 +57,10 @@ SlabCache& SkbPool::data_cache(std::uint32_t size) {
     return *c;
 }
 
-Skb SkbPool::allocate(std::uint32_t frame_len, const void* cpu) {
+Skb SkbPool::allocate(std::uint32_t alloc_bytes, std::uint32_t frame_len, const void* cpu) {
     // alloc_skb: the sk_buff first, then the data buffer.
     int meta = struct_cache_->allocate(cpu);
-    int id = data_cache(buffer_bytes(frame_len)).allocate(cpu);
+    int id = data_cache(buffer_bytes(alloc_bytes, line_)).allocate(cpu);
     slots_[id].users = 1;
     struct_of_slot_[id] = meta;
     ++in_use_;
@@ -66,6 +70,7 @@ Skb SkbPool::allocate(std::uint32_t frame_len, const void* cpu) {
     skb.data = skb.head + kHeadroom - kEthHeader;
     skb.len = frame_len;
     skb.meta = structs_[meta];
+    skb.shinfo = skb.head + shared_info_offset(alloc_bytes, line_);
     return skb;
 }
 

@@ -3,6 +3,13 @@
 // size class, cache-line aligned), each from its SlabCache with per-CPU arrays.  16 bytes of the
 // buffer are reserved and the 14-byte Ethernet header is pushed back into them, so the frame
 // starts 2 bytes into the buffer.
+//
+// The lines of an skb, as 2.6.9 lays them out (include/linux/skbuff.h, net/core/skbuff.c):
+// struct sk_buff's first line (list pointers, dst), its line with len and the flags (cloned,
+// ip_summed), its last line with users, head, data, tail and end; and the skb_shared_info that
+// alloc_skb puts after the data it was asked for (SKB_DATA_ALIGN), holding dataref, nr_frags,
+// tso_size and frag_list.  So a frame of N bytes that alloc_skb(N + slack) holds takes
+// kmalloc's size class of SKB_DATA_ALIGN(N + slack) + sizeof(struct skb_shared_info).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +26,12 @@ struct Skb {
     std::uint64_t data = 0;   // first byte of the frame
     std::uint32_t len = 0;
     std::uint64_t meta = 0;   // the struct sk_buff
+    std::uint64_t shinfo = 0; // its skb_shared_info, after the data
+    // The lines of the sk_buff (see SkbPool): list pointers and dst; len and the flags;
+    // users, head and data.
+    std::uint64_t head_line() const { return meta; }
+    std::uint64_t len_line() const { return meta + 64; }
+    std::uint64_t refcount_line() const { return meta + 192; }
     // Offloads the stack asks of the NIC (skb->ip_summed == CHECKSUM_HW, skb_shinfo->tso_size).
     // The frame at `data` starts with Ethernet (14 bytes), IPv4 and TCP headers, header_len in all.
     std::uint32_t header_len = 0;    // Ethernet + IP + TCP header bytes; 0: not a TCP frame
@@ -31,12 +44,15 @@ public:
     static constexpr std::uint32_t kHeadroom = 16;   // NET_SKB_PAD-style reserve
     static constexpr std::uint32_t kEthHeader = 14;
     static constexpr std::uint32_t kSkbStructBytes = 256;  // sizeof(struct sk_buff), aligned
+    // sizeof(struct skb_shared_info) on i386 (MAX_SKB_FRAGS 18 fragments of 8 bytes, plus 16).
+    static constexpr std::uint32_t kSharedInfoBytes = 160;
 
     // Buffers live in [base, base + bytes) of host memory.
     SkbPool(std::uint64_t base, std::uint64_t bytes, unsigned cache_line_bytes);
 
-    // From `cpu`'s slab arrays (any stable key per CPU).  Throws when the region is exhausted.
-    Skb allocate(std::uint32_t frame_len, const void* cpu);
+    // alloc_skb(alloc_bytes) holding a frame of `frame_len` bytes, from `cpu`'s slab arrays
+    // (any stable key per CPU).  Throws when the region is exhausted.
+    Skb allocate(std::uint32_t alloc_bytes, std::uint32_t frame_len, const void* cpu);
     void hold(const Skb& skb);                   // one more user (a clone queued again)
     unsigned users(const Skb& skb) const;        // skb->users
     // One user fewer; at zero the buffer and the sk_buff go back to `cpu`'s arrays.  True then.
@@ -48,8 +64,11 @@ public:
     // Batches between the per-CPU arrays and the slab lists, over all caches.
     std::uint64_t slab_batches() const;
 
-    // The size class (kmalloc cache) of a buffer for a frame of `frame_len` bytes.
-    static std::uint32_t buffer_bytes(std::uint32_t frame_len);
+    // The size class (kmalloc cache) of alloc_skb(alloc_bytes)'s data buffer, with lines of
+    // `line` bytes (SKB_DATA_ALIGN aligns to the CPU's cache line); where its
+    // skb_shared_info starts.
+    static std::uint32_t buffer_bytes(std::uint32_t alloc_bytes, unsigned line);
+    static std::uint32_t shared_info_offset(std::uint32_t alloc_bytes, unsigned line);
 
 private:
     struct Slot { std::uint64_t head; std::uint32_t size; unsigned users; };
