@@ -75,6 +75,10 @@ Picos CacheCoherence::touch_line(unsigned cpu, std::uint64_t line, bool write, P
         ++counters_[cpu].transfers[static_cast<std::size_t>(use)];
     } else {
         fill_sector(own, line, at);
+        if (nodes_ > 1 && node_of_(line * config_.line_bytes) != cpu % nodes_) {
+            cost += hop_;
+            ++counters_[cpu].remote_misses;
+        }
     }
     if (write) {
         // Read for ownership: the other copies go (a dirty one came with the transfer).

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -23,6 +24,13 @@ namespace pcisim {
 class CacheCoherence {
 public:
     CacheCoherence(const CpuCacheConfig& config, unsigned cpus);
+    // NUMA: a miss of memory on another node than the CPU's (CPU c on node c % nodes) costs
+    // `hop` more; `node_of` says where an address lives.
+    void use_numa(std::function<unsigned(std::uint64_t)> node_of, unsigned nodes, Picos hop) {
+        node_of_ = std::move(node_of);
+        nodes_ = nodes;
+        hop_ = hop;
+    }
 
     // CPU `cpu` reads or writes [addr, addr + bytes) at its time `at`: the CPU time it costs.
     Picos touch(unsigned cpu, std::uint64_t addr, std::uint32_t bytes, bool write, Picos at,
@@ -33,6 +41,7 @@ public:
         std::uint64_t misses = 0;      // lines that came from memory or another cache
         LineUseCounts transfers{};     // lines that came from another CPU's modified copy
         LineUseCounts invalidations{}; // writes that took the line from other CPUs' copies
+        std::uint64_t remote_misses = 0;  // misses of another node's memory (NUMA)
     };
     const Counters& counters(unsigned cpu) const { return counters_.at(cpu); }
     void reset_counters();
@@ -49,6 +58,9 @@ private:
     void fill_sector(CpuCache& own, std::uint64_t line, Picos at);
 
     CpuCacheConfig config_;
+    std::function<unsigned(std::uint64_t)> node_of_;
+    unsigned nodes_ = 1;
+    Picos hop_ = 0;
     std::vector<std::unique_ptr<CpuCache>> caches_;
     std::vector<Counters> counters_;
 };

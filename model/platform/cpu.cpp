@@ -72,6 +72,9 @@ std::vector<ParamSpec> cpu_params() {
                "test_and_set_bit, spin_trylock's xchg) over the same instruction without lock, "
                "on a line already in the cache: what an SMP kernel pays per locked "
                "instruction (kernel.smp); a line another CPU holds costs its transfer on top."),
+        number("cpu.cycles.spin", "cycles", 50, 1, 10000,
+               "One turn of a spin loop on a lock another CPU holds (rep; nop and a re-read of "
+               "the lock's line): how often a spinning CPU looks again."),
         number("cpu.mmio_write_ns", "ns", 50, 0, 10000,
                "CPU time to issue a posted (uncached) register write."),
         number("cpu.interrupt_latency_ns", "ns", 500, 0, 100000,
@@ -116,6 +119,7 @@ CpuCosts CpuCosts::from(const ScenarioView& s) {
     c.copy_cycles_per_byte = s.number("cpu.cycles.copy_per_byte");
     c.context_descriptor_cycles = s.number("cpu.cycles.context_descriptor");
     c.locked_op_cycles = s.number("cpu.cycles.locked_op");
+    c.spin_cycles = s.number("cpu.cycles.spin");
     c.clean_rx_per_packet_cycles = s.number("cpu.cycles.clean_rx_per_packet");
     c.rx_stack_per_packet_cycles = s.number("cpu.cycles.rx_stack_per_packet");
     c.rx_refill_per_buffer_cycles = s.number("cpu.cycles.rx_refill_per_buffer");

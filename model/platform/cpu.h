@@ -70,6 +70,8 @@ struct CpuCosts {
     // A lock-prefixed instruction's cost over the plain one (an SMP kernel's atomics and spin
     // locks; model/platform/cpu.h Cpu::locked_instruction).
     double locked_op_cycles = 0;
+    // One turn of a spin loop on a held lock (pause and a re-read of the lock's line).
+    double spin_cycles = 50;
     // The receive path (model/software/e1000_rx_driver.h).
     double clean_rx_per_packet_cycles = 200, rx_stack_per_packet_cycles = 2000,
            rx_refill_per_buffer_cycles = 100, rx_forward_per_packet_cycles = 1000;
@@ -132,6 +134,15 @@ public:
         charge(costs_.locked_op_cycles);
     }
     void set_kernel(const KernelConfig& kernel) { smp_kernel_ = kernel.smp; }  // before sc_start
+    bool smp_kernel() const { return smp_kernel_; }
+    // One turn of a spin loop on a lock another CPU holds (cpu_relax and a re-read of its line):
+    // the time passes busy and the other CPUs run meanwhile.
+    void spin() {
+        const Picos before = pending_;
+        charge(costs_.spin_cycles);
+        totals_.lock_spin += pending_ - before;
+        sync();
+    }
     // The machine's caches and this CPU's number among them; before sc_start.
     void use_caches(CacheCoherence& caches, unsigned cpu) {
         caches_ = &caches;
@@ -153,6 +164,9 @@ public:
         if (other_cpus_) sync();
     }
     void set_other_cpus(bool any) { other_cpus_ = any; }  // before sc_start
+    // The memory node behind this CPU (NUMA: host.numa_nodes), where its slab pages come from.
+    unsigned node() const { return node_; }
+    void set_node(unsigned node) { node_ = node; }  // before sc_start
 
     // Another CPU made work for this one's threads at that CPU's time `at` (it woke a queue
     // this CPU's pktgen spins on): this CPU looks again then.
@@ -170,6 +184,7 @@ public:
         std::uint64_t cache_misses = 0;  // lines the software touched that were not cached
         std::uint64_t slab_batches = 0;  // slab array refills and flushes its software made
         std::uint64_t locked_ops = 0;    // locked instructions (an SMP kernel's)
+        Picos lock_spin = 0;             // spinning on locks other CPUs held (part of busy)
     };
     const Totals& totals() const { return totals_; }
     void reset_totals() { totals_ = Totals{}; }
@@ -191,6 +206,7 @@ private:
     HostMemory& memory_;
     bool smp_kernel_ = true;
     bool other_cpus_ = false;
+    unsigned node_ = 0;
     CacheCoherence* caches_ = nullptr;
     unsigned cache_cpu_ = 0;
     CpuSoftware* software_ = nullptr;

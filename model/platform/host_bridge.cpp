@@ -16,6 +16,15 @@ std::vector<ParamSpec> host_params() {
         integer("host.memory_mib", "MiB", 64, 1, 4096, "Simulated host memory size."),
         one_of_integers("host.cache_line_bytes", "bytes", 64, {32, 64, 128},
                         "CPU cache line: the unit the host bridge reads memory in."),
+        integer("host.numa_nodes", "nodes", 1, 1, 8,
+                "Memory nodes (NUMA, the Opterons' memory controller per CPU): host memory is "
+                "split evenly, node n behind CPU n; slab pages come from the allocating CPU's "
+                "node. 1: one memory for all (also a BIOS's node interleaving, which 2.6.9 sees "
+                "as one node)."),
+        number("host.numa_hop_ns", "ns", 0, 0, 1000,
+               "With host.numa_nodes > 1: what a DMA read of memory behind another node than the "
+               "I/O hub's (node 0), or a CPU's miss of another node's memory, takes more (one "
+               "HyperTransport hop each way)."),
         number("host.memory_latency_ns", "ns", 150, 0, 5000,
                "DMA read initial latency at the host bridge: DRAM access plus CPU cache "
                "snoop, until the first cache line is ready."),
@@ -62,6 +71,8 @@ HostConfig HostConfig::from(const ScenarioView& s) {
     c.seed = static_cast<std::uint64_t>(s.integer("simulation.seed"));
     c.mmio_down_ps = ns_to_ps(s.number("host.mmio_down_ns"));
     c.mmio_up_ps = ns_to_ps(s.number("host.mmio_up_ns"));
+    c.numa_nodes = static_cast<unsigned>(s.integer("host.numa_nodes"));
+    c.numa_hop_ps = ns_to_ps(s.number("host.numa_hop_ns"));
     c.face = FaceConfig::from(s, "host", c.cache_line_bytes);
     return c;
 }
@@ -73,7 +84,8 @@ Picos HostBridge::read_time(std::uint64_t addr, std::uint32_t bytes) const {
     // Whole lines are read: a buffer that crosses one more line boundary costs one more line.
     std::uint64_t first = addr / config_.cache_line_bytes;
     std::uint64_t last = (addr + (bytes ? bytes : 1) - 1) / config_.cache_line_bytes;
-    return config_.memory_latency_ps + (last - first) * config_.line_transfer_ps;
+    const Picos hop = config_.node_of(addr) != 0 ? config_.numa_hop_ps : 0;
+    return config_.memory_latency_ps + hop + (last - first) * config_.line_transfer_ps;
 }
 
 void HostBridge::posted_write(std::uint64_t addr, std::uint32_t bytes, Picos at) {

@@ -36,6 +36,14 @@ struct HostConfig {
     Picos snoop_hit_ps = 150000;       // first line of a DMA read modified in a CPU cache
     Picos snoop_line_ps = 0;           // each further modified line holds the stream up this long
     std::uint64_t seed = 1;            // simulation.seed, for the draws
+    // NUMA (the Opterons): memory split evenly over this many nodes, node n behind CPU n's
+    // memory controller; the I/O hub hangs off node 0, and a DMA read or a CPU's miss of
+    // another node's memory crosses one HyperTransport hop more.
+    unsigned numa_nodes = 1;
+    Picos numa_hop_ps = 0;
+    unsigned node_of(std::uint64_t addr) const {
+        return numa_nodes > 1 ? static_cast<unsigned>(addr / (memory_bytes / numa_nodes)) : 0;
+    }
     FaceConfig face;                   // its face on the segment below it (host.* keys too)
     static HostConfig from(const ScenarioView& s);
 };

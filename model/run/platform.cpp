@@ -73,11 +73,16 @@ void Platform::add_transmitters() {
     const PktgenOptions& traffic = config_.pktgen;
     skbs_ = std::make_unique<SkbPool>(kSkbBase, memory_->size() - kSkbBase,
                                       config_.host.cache_line_bytes);
+    if (config_.host.numa_nodes > 1)
+        skbs_->use_nodes(config_.host.numa_nodes, memory_->size() / config_.host.numa_nodes);
+    // The slab's shared arrays pass objects between the CPUs of an SMP kernel.
+    skbs_->use_shared_arrays(config_.kernel.smp && topology.cpus > 1);
     for (unsigned c = 0; c < topology.cpus; ++c) {
         cpus_.push_back(std::make_unique<Cpu>(("cpu" + std::to_string(c)).c_str(), config_.cpu,
                                               *host_, *memory_));
         cpus_[c]->set_kernel(config_.kernel);
         cpus_[c]->set_other_cpus(topology.cpus > 1);
+        cpus_[c]->set_node(c % config_.host.numa_nodes);
         schedulers_.push_back(std::make_unique<CpuScheduler>(*cpus_[c]));
     }
     // The CPU caches, kept coherent between the CPUs and snooped by the host bridge for
@@ -86,6 +91,11 @@ void Platform::add_transmitters() {
         caches_ = std::make_unique<CacheCoherence>(config_.cache, topology.cpus);
         for (const auto& cache : caches_->caches()) host_->snoop(*cache);
         for (unsigned c = 0; c < topology.cpus; ++c) cpus_[c]->use_caches(*caches_, c);
+        if (config_.host.numa_nodes > 1) {
+            const HostConfig host = config_.host;
+            caches_->use_numa([host](std::uint64_t a) { return host.node_of(a); }, host.numa_nodes,
+                              host.numa_hop_ps);
+        }
     }
     const std::uint64_t ring_spacing = Platform::ring_spacing(topology.port_cpu.size());
     for (unsigned n = 0; n < topology.nics.size(); ++n) {

@@ -55,6 +55,12 @@ std::vector<ParamSpec> driver_params() {
                 "allocated at ring set-up (2 KiB, or the next power of two above the frame, "
                 "at most 4 KiB); tx_map copies the packet into it (cpu.cycles.copy_per_byte) "
                 "and the NIC reads that buffer; skbs are freed at cleanup as in stock."),
+        boolean("driver.notxints_clean_locked", true,
+                "notxints: the cleanup (from the timer, or from xmit when the ring runs low) holds "
+                "tx_lock while it reads TDH and cleans, so a CPU sending meanwhile spins on it. "
+                "The patch's text is not public; the Opteron's SMP measurements pin it (two CPUs "
+                "slower than one: docs/smp.md). false: the lock only around the queue's wake, "
+                "as 2.6.9's e1000_clean_tx_irq. Only an SMP kernel has the lock."),
         boolean("driver.tso", false,
                 "TCP segmentation offload on (ethtool -K tso on): the stack may hand the driver "
                 "TSO frames, which it sends with a context descriptor and TSE data descriptors; "
@@ -77,6 +83,7 @@ DriverOptions DriverOptions::from(const ScenarioView& s) {
     o.cleanup_timer_us = s.number("driver.cleanup_timer_us");
     o.copy = s.boolean("driver.copy");
     o.tso = s.boolean("driver.tso");
+    o.notxints_clean_locked = s.boolean("driver.notxints_clean_locked");
     o.ignore_ring_space = s.boolean("testing.driver_ignore_ring_space");
     return o;
 }
@@ -91,7 +98,8 @@ E1000Driver::E1000Driver(const DriverOptions& options, std::uint64_t bar,
       ring_base_(ring_base),
       free_skb_(std::move(free_skb)),
       static_buffer_(std::move(static_buffer)),
-      buffer_info_(options.ring_size) {}
+      buffer_info_(options.ring_size),
+      tx_lock_(ring_base + 16ull * options.ring_size, LineUse::RingState) {}
 
 std::uint64_t E1000Driver::ring_region_bytes(unsigned ring_size) {
     return 16ull * ring_size + 64 + kBufferInfoBytes * ring_size;
@@ -144,16 +152,22 @@ unsigned E1000Driver::desc_unused() const {
 
 unsigned E1000Driver::descriptors_in_use() const { return options_.ring_size - 1 - desc_unused(); }
 
+// 2.6.9: spin_trylock(&tx_lock) on entry (LLTX: a failed trylock returns NETDEV_TX_LOCKED and
+// pktgen tries again at once, so the CPU spins while another holds it), unlocked on the way out.
 E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {
+    tx_lock_.lock(cpu());
+    const TxResult result = xmit_locked(skb);
+    tx_lock_.unlock(cpu());
+    return result;
+}
+
+E1000Driver::TxResult E1000Driver::xmit_locked(const Skb& skb) {
     const CpuCosts& c = cpu().costs();
     cpu().charge(c.xmit_frame_cycles);
     // skb->len and the flags, skb->data, skb_shinfo(skb)->nr_frags and tso_size.
     cpu().touch(skb.len_line(), 8, false, LineUse::SkbHead);
     cpu().touch(skb.refcount_line(), 8, false, LineUse::SkbRefcount);
     cpu().touch(skb.shinfo, 8, false, LineUse::SkbData);
-    // spin_trylock(&tx_lock) (xchg), next_to_use beside it.
-    cpu().touch(ring_state_addr(), 64, true, LineUse::RingState);
-    cpu().locked_instruction();
     if (options_.clean_at_xmit && descriptors_in_use() > options_.clean_at_xmit)
         wake_if_cleaned(options_.notxints ? clean_to_head() : clean_tx_irq());
     if (skb.tso_mss && !options_.tso)
@@ -372,7 +386,7 @@ bool E1000Driver::clean_tx_irq() {
         cleaned = true;
     }
     next_to_clean_ = i;
-    take_tx_lock();
+    finish_clean(false);
     return cleaned;
 }
 
@@ -391,15 +405,17 @@ bool E1000Driver::clean_tx_to(unsigned hw_head) {
         cleaned = true;
     }
     next_to_clean_ = i;
-    take_tx_lock();
+    finish_clean(options_.notxints_clean_locked);
     return cleaned;
 }
 
-// The end of a clean: next_to_clean written, and spin_lock(&tx_lock) around the queue's wake
-// (2.6.9 e1000_clean_tx_irq); the ring's indices and the lock share a line.
-void E1000Driver::take_tx_lock() {
+// The end of a clean: next_to_clean written, and (2.6.9 e1000_clean_tx_irq) tx_lock taken
+// around the queue's wake; the ring's indices and the lock share a line.
+void E1000Driver::finish_clean(bool locked) {
     cpu().touch(ring_state_addr(), 64, true, LineUse::RingState);
-    cpu().locked_instruction();
+    if (locked) return;  // the caller holds the lock
+    tx_lock_.lock(cpu());
+    tx_lock_.unlock(cpu());
 }
 
 void E1000Driver::wake_if_cleaned(bool cleaned) {
@@ -458,8 +474,13 @@ void E1000Driver::napi_poll() {
 
 // notxints has no DD bits to look at: read how far the NIC has come (TDH) and clean up to it.
 bool E1000Driver::clean_to_head() {
+    // From the timer the lock is taken here; from xmit the caller holds it already.
+    const bool lock = options_.notxints_clean_locked && !tx_lock_.held_by(cpu());
+    if (lock) tx_lock_.lock(cpu());
     unsigned head = cpu().mmio_read(bar_ + kTdh);
-    return clean_tx_to(head % options_.ring_size);
+    const bool cleaned = clean_tx_to(head % options_.ring_size);
+    if (lock) tx_lock_.unlock(cpu());
+    return cleaned;
 }
 
 void E1000Driver::watchdog_timer() {

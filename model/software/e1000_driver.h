@@ -15,6 +15,7 @@
 
 #include "e1000/e1000_regs.h"
 #include "platform/kernel_timer.h"
+#include "platform/spin_lock.h"
 #include "software/e1000_rx_driver.h"
 #include "software/skb_pool.h"
 
@@ -40,6 +41,7 @@ struct DriverOptions {
     double cleanup_timer_us = 1000;
     bool copy = false;                   // copy each packet into a static per-descriptor buffer
     bool tso = false;                    // NETIF_F_TSO on (ethtool -K tso): TSO skbs accepted
+    bool notxints_clean_locked = true;   // notxints: the cleanup holds tx_lock throughout
     // The copy driver's buffer per descriptor: sized at ring set-up for the largest frame (the
     // MTU's), not a driver.* key: the platform sets it from packet.size.
     std::uint32_t copy_buffer_bytes = 2048;
@@ -121,7 +123,8 @@ private:
     void free_descriptor(unsigned i);
     unsigned free_packet(unsigned first, unsigned eop);  // returns the slot after eop
     void write_tdt();
-    void take_tx_lock();
+    void finish_clean(bool locked);
+    TxResult xmit_locked(const Skb& skb);
     void wake_if_cleaned(bool cleaned);
     std::uint64_t desc_addr(unsigned i) const { return ring_base_ + 16ull * i; }
     // struct e1000_buffer of 2.6.9 on i386: skb, dma, length, time_stamp, next_to_watch.
@@ -138,6 +141,7 @@ private:
     E1000RxDriver* rx_ = nullptr;
     std::function<void()> poll_others_;
     KernelTimer* timer_ = nullptr;
+    SpinLock tx_lock_;  // adapter->tx_lock, beside next_to_use and next_to_clean
     std::function<void()> on_wake_;
     DriverOptions options_;
     std::uint64_t bar_, ring_base_;

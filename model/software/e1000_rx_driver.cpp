@@ -92,7 +92,7 @@ void E1000RxDriver::alloc_rx_buffers() {
         charge(c.skb_alloc_cycles + c.rx_refill_per_buffer_cycles);
         // dev_alloc_skb(rx_buffer_len + NET_IP_ALIGN): alloc_skb of 16 bytes more.
         buffers_[i] = skbs_.allocate(options_.buffer_bytes + 2 + 16,
-                                     options_.buffer_bytes - SkbPool::kHeadroom, &cpu());
+                                     options_.buffer_bytes - SkbPool::kHeadroom, &cpu(), cpu().node());
         has_buffer_[i] = true;
         RxDescriptor d{};
         d.buffer_addr = buffers_[i].data;

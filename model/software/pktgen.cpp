@@ -72,7 +72,7 @@ Skb Pktgen::fill_packet() {
     // pktgen stamps every packet it builds with do_gettimeofday (clones repeat the stamp).
     if (options_.timestamp) cpu().charge(options_.timestamp / 1e6 * c.clock_mhz);
     std::uint64_t batches = pool_.slab_batches();
-    Skb skb = pool_.allocate(options_.size + kPktgenAllocSlack, options_.size, &cpu());
+    Skb skb = pool_.allocate(options_.size + kPktgenAllocSlack, options_.size, &cpu(), cpu().node());
     charge_slab_batches(batches);
     // alloc_skb clears the sk_buff and sets up its skb_shared_info; pktgen writes the headers.
     // The CPU does not touch the rest of the payload, so a DMA read finds only the headers'

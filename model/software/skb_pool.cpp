@@ -22,42 +22,63 @@ std::uint32_t SkbPool::buffer_bytes(std::uint32_t alloc_bytes, unsigned line) {
 }
 
 SkbPool::SkbPool(std::uint64_t base, std::uint64_t bytes, unsigned cache_line_bytes)
-    : end_(base + bytes), next_(base), line_(cache_line_bytes), data_caches_(16) {
+    : regions_{{base, base + bytes}}, line_(cache_line_bytes), data_caches_(16) {
     // The sk_buffs come from the top of the region down, the buffers from the bottom up, so a
     // buffer's address does not depend on how many sk_buffs there are.
     struct_cache_ = std::make_unique<SlabCache>(kSkbStructBytes, [this] {
-        if (end_ < next_ + kSkbStructBytes)
+        Region& r = regions_[grow_node_];
+        if (r.end < r.next + kSkbStructBytes)
             throw std::runtime_error("skb pool exhausted: more buffers in flight than the "
                                      "host memory region holds");
-        end_ -= kSkbStructBytes;
-        structs_.push_back(end_);
+        r.end -= kSkbStructBytes;
+        structs_.push_back(r.end);
         return static_cast<int>(structs_.size() - 1);
     });
 }
 
 std::uint64_t SkbPool::carve(std::uint32_t bytes, std::uint32_t align) {
     align = std::max(align, line_);
-    std::uint64_t at = (next_ + align - 1) / align * align;
-    if (at + bytes > end_)
+    Region& r = regions_[grow_node_];
+    std::uint64_t at = (r.next + align - 1) / align * align;
+    if (at + bytes > r.end)
         throw std::runtime_error("skb pool exhausted: more buffers in flight than the "
                                  "host memory region holds");
-    next_ = at + bytes;
+    r.next = at + bytes;
     return at;
+}
+
+void SkbPool::use_nodes(unsigned nodes, std::uint64_t node_bytes) {
+    const Region all = regions_.front();
+    regions_.clear();
+    for (unsigned n = 0; n < nodes; ++n)
+        regions_.push_back({std::max(all.next, n * node_bytes),
+                            std::min(all.end, (n + 1) * node_bytes)});
 }
 
 SlabCache& SkbPool::data_cache(std::uint32_t size) {
     std::unique_ptr<SlabCache>& c = data_caches_.at(size_class(size));
-    if (!c)
+    if (!c) {
         c = std::make_unique<SlabCache>(size, [this, size] {
             std::uint64_t head = carve(size);
             slots_.push_back({head, size, 0});
             struct_of_slot_.push_back(-1);
             return static_cast<int>(slots_.size() - 1);
         });
+        c->use_shared_array(shared_arrays_);
+    }
     return *c;
 }
 
-Skb SkbPool::allocate(std::uint32_t alloc_bytes, std::uint32_t frame_len, const void* cpu) {
+void SkbPool::use_shared_arrays(bool on) {
+    shared_arrays_ = on;
+    struct_cache_->use_shared_array(on);
+    for (auto& c : data_caches_)
+        if (c) c->use_shared_array(on);
+}
+
+Skb SkbPool::allocate(std::uint32_t alloc_bytes, std::uint32_t frame_len, const void* cpu,
+                      unsigned node) {
+    grow_node_ = node < regions_.size() ? node : 0;
     // alloc_skb: the sk_buff first, then the data buffer.
     int meta = struct_cache_->allocate(cpu);
     int id = data_cache(buffer_bytes(alloc_bytes, line_)).allocate(cpu);

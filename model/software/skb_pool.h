@@ -50,14 +50,21 @@ public:
     // Buffers live in [base, base + bytes) of host memory.
     SkbPool(std::uint64_t base, std::uint64_t bytes, unsigned cache_line_bytes);
 
+    // NUMA: the region splits into the memory nodes' parts (node n from n * node_bytes on);
+    // before the first allocation.
+    void use_nodes(unsigned nodes, std::uint64_t node_bytes);
     // alloc_skb(alloc_bytes) holding a frame of `frame_len` bytes, from `cpu`'s slab arrays
-    // (any stable key per CPU).  Throws when the region is exhausted.
-    Skb allocate(std::uint32_t alloc_bytes, std::uint32_t frame_len, const void* cpu);
+    // (any stable key per CPU); a slab the cache grows for it takes pages of `node` (the
+    // allocating CPU's).  Throws when the region is exhausted.
+    Skb allocate(std::uint32_t alloc_bytes, std::uint32_t frame_len, const void* cpu,
+                 unsigned node = 0);
     void hold(const Skb& skb);                   // one more user (a clone queued again)
     unsigned users(const Skb& skb) const;        // skb->users
     // One user fewer; at zero the buffer and the sk_buff go back to `cpu`'s arrays.  True then.
     bool release(const Skb& skb, const void* cpu);
     std::size_t in_use() const { return in_use_; }
+    // Before the first allocation: the slab caches get an SMP kernel's shared arrays.
+    void use_shared_arrays(bool on);
     // A region of its own for good (the copy driver's static buffers), aligned to `align`
     // (at least a cache line).
     std::uint64_t carve(std::uint32_t bytes, std::uint32_t align = 0);
@@ -74,7 +81,12 @@ private:
     struct Slot { std::uint64_t head; std::uint32_t size; unsigned users; };
     SlabCache& data_cache(std::uint32_t size);
 
-    std::uint64_t end_, next_;
+    // Free room per memory node: buffers from the bottom up, sk_buffs from the top down.
+    struct Region {
+        std::uint64_t next, end;
+    };
+    std::vector<Region> regions_;
+    unsigned grow_node_ = 0;  // the node a slab grown now takes its pages from
     std::uint32_t line_;
     std::vector<Slot> slots_;
     std::vector<std::uint64_t> structs_;           // sk_buff addresses by id
@@ -82,6 +94,7 @@ private:
     std::vector<std::unique_ptr<SlabCache>> data_caches_;  // by size class
     std::vector<int> struct_of_slot_;              // the sk_buff a buffer was allocated with
     std::size_t in_use_ = 0;
+    bool shared_arrays_ = false;
 };
 
 }  // namespace pcisim

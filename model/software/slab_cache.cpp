@@ -25,13 +25,25 @@ unsigned SlabCache::array_limit(std::uint32_t object_bytes) {
 }
 
 SlabCache::SlabCache(std::uint32_t object_bytes, std::function<int()> grow)
-    : limit_(array_limit(object_bytes)), batch_((limit_ + 1) / 2), grow_(std::move(grow)) {}
+    : object_bytes_(object_bytes),
+      limit_(array_limit(object_bytes)),
+      batch_((limit_ + 1) / 2),
+      grow_(std::move(grow)) {}
 
 int SlabCache::allocate(const void* cpu) {
     std::vector<int>& array = arrays_[cpu];
     if (array.empty()) {
-        // cache_alloc_refill: a batch from the slab lists, growing the cache when they are empty.
+        // cache_alloc_refill: a batch from the shared array (SMP), else from the slab lists,
+        // growing the cache when they are empty.
         ++counters_.refills;
+        if (!shared_.empty()) {
+            const std::size_t n = std::min<std::size_t>(batch_, shared_.size());
+            array.insert(array.end(), shared_.end() - static_cast<std::ptrdiff_t>(n), shared_.end());
+            shared_.resize(shared_.size() - n);
+            int object = array.back();
+            array.pop_back();
+            return object;
+        }
         for (unsigned n = 0; n < batch_; ++n) {
             if (lists_.empty()) {
                 array.push_back(grow_());
@@ -51,9 +63,13 @@ int SlabCache::allocate(const void* cpu) {
 void SlabCache::free(int object, const void* cpu) {
     std::vector<int>& array = arrays_[cpu];
     if (array.size() >= limit_) {
-        // cache_flusharray: the oldest batchcount objects go back to the slab lists.
+        // cache_flusharray: the oldest batchcount objects go to the shared array while it has
+        // room (SMP), else back to the slab lists.
         ++counters_.flushes;
-        lists_.insert(lists_.end(), array.begin(), array.begin() + batch_);
+        if (shared_.size() + batch_ <= shared_limit_)
+            shared_.insert(shared_.end(), array.begin(), array.begin() + batch_);
+        else
+            lists_.insert(lists_.end(), array.begin(), array.begin() + batch_);
         array.erase(array.begin(), array.begin() + batch_);
     }
     array.push_back(object);

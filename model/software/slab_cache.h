@@ -28,6 +28,11 @@ public:
 
     static unsigned array_limit(std::uint32_t object_bytes);
     unsigned limit() const { return limit_; }
+    // An SMP kernel's shared array (2.6.9 do_tune_cpucache: batchcount * 8 objects for objects
+    // up to a page), which a full CPU array flushes into and an empty one refills from before the
+    // slab lists: "efficient object passing between cpus" when one CPU allocates and another
+    // frees.  0 (a UP kernel): none.
+    void use_shared_array(bool on) { shared_limit_ = on && object_bytes_ <= 4096 ? batch_ * 8 : 0; }
     unsigned batchcount() const { return batch_; }
 
     // `cpu` names the CPU whose array is used (any stable key, one per CPU).
@@ -40,7 +45,10 @@ public:
     const Counters& counters() const { return counters_; }
 
 private:
+    std::uint32_t object_bytes_;
     unsigned limit_, batch_;
+    unsigned shared_limit_ = 0;
+    std::vector<int> shared_;  // the shared array, top = most recently flushed
     std::function<int()> grow_;
     std::unordered_map<const void*, std::vector<int>> arrays_;  // per CPU, top = hottest
     std::vector<int> lists_;                                    // free objects in the slabs

@@ -231,7 +231,7 @@ void TcpSender::fill() {
         cpu().charge(c.skb_alloc_cycles);
         std::uint64_t batches = pool_.slab_batches();
         Skb skb = pool_.allocate(tcp_frame::kHeaderBytes + goal, tcp_frame::kHeaderBytes + goal,
-                                 &cpu());
+                                 &cpu(), cpu().node());
         charge_slab_batches(batches);
         cpu().touch(skb.meta, SkbPool::kSkbStructBytes, true);
         const std::uint32_t truesize = options_.mss + options_.skb_overhead_bytes;
