@@ -88,6 +88,10 @@ std::vector<ParamSpec> kernel_params() {
                 "An SMP kernel: atomic operations and spin locks use locked instructions "
                 "(cpu.cycles.locked_op each). false: a UP kernel, which runs on one CPU and "
                 "compiles spin locks away."),
+        integer("cpu.count", "CPUs", 0, 0, 16,
+                "CPUs the machine has (a dual board: 2); the kernel runs on kernel.maxcpus of "
+                "them, one with kernel.smp false. 0: as many as the placement uses (pktgen.cpus, "
+                "irq.affinity, driver.cleanup_timer_cpu)."),
         integer("kernel.maxcpus", "CPUs", 0, 0, 16,
                 "The maxcpus= boot option: the kernel brings up only this many CPUs (an SMP "
                 "kernel with maxcpus=1 runs on one CPU and still pays for its locked "
@@ -99,6 +103,7 @@ KernelConfig KernelConfig::from(const ScenarioView& s) {
     KernelConfig k;
     k.smp = s.boolean("kernel.smp");
     k.maxcpus = static_cast<unsigned>(s.integer("kernel.maxcpus"));
+    k.cpus = static_cast<unsigned>(s.integer("cpu.count"));
     return k;
 }
 

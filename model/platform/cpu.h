@@ -87,10 +87,12 @@ struct CpuCosts {
 struct KernelConfig {
     bool smp = true;
     unsigned maxcpus = 0;  // 0: every CPU the machine has
-    // The CPUs the kernel runs on, of the machine's `cpus` (a UP kernel uses one).
-    unsigned online(unsigned cpus) const {
+    unsigned cpus = 0;     // cpu.count: the machine's CPUs; 0: as many as the placement uses
+    // The CPUs the kernel runs on (a UP kernel uses one); 0 when nothing limits them.
+    unsigned online() const {
         if (!smp) return 1;
-        return maxcpus && maxcpus < cpus ? maxcpus : cpus;
+        if (maxcpus && (cpus == 0 || maxcpus < cpus)) return maxcpus;
+        return cpus;
     }
     static KernelConfig from(const ScenarioView& s);
 };

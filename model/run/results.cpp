@@ -159,9 +159,10 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
         slab_batches += t.slab_batches;
         locked_ops += t.locked_ops;
         json moved_in = json::object(), taken = json::object();
-        std::uint64_t cpu_transfers = 0;
+        std::uint64_t cpu_transfers = 0, remote_misses = 0;
         if (const CacheCoherence* caches = platform.caches()) {
             const CacheCoherence::Counters& k = caches->counters(static_cast<unsigned>(c));
+            remote_misses = k.remote_misses;
             for (std::size_t u = 0; u < kLineUses; ++u) {
                 const char* use = to_string(static_cast<LineUse>(u));
                 moved_in[use] = k.transfers[u];
@@ -180,6 +181,8 @@ void add_nic_results(json& r, const Platform& platform, const std::vector<FrameC
                     {"cache_misses", t.cache_misses},
                     {"slab_batches", t.slab_batches},
                     {"locked_ops", t.locked_ops},
+                    {"lock_spin_fraction", static_cast<double>(t.lock_spin) / w},
+                    {"remote_misses", remote_misses},
                     {"line_transfers", cpu_transfers},
                     {"line_transfers_by_use", moved_in},
                     {"line_invalidations_by_use", taken}};
@@ -464,6 +467,10 @@ std::vector<MetricSpec> result_metrics() {
          "(batches moved between the per-CPU arrays and the slab lists)."},
         {"cpus[].locked_ops", "count", "Locked instructions its software executed (atomic "
          "operations and spin locks of an SMP kernel; 0 with kernel.smp false)."},
+        {"cpus[].lock_spin_fraction", "fraction", "Share of the window it spun on a spin lock "
+         "another CPU held (tx_lock while another CPU cleans; part of busy_fraction)."},
+        {"cpus[].remote_misses", "count", "Cache misses of its software to another NUMA node's "
+         "memory (host.numa_nodes; host.numa_hop_ns each on top)."},
         {"cpus[].line_transfers", "count", "Cache lines its software took from another CPU's "
          "modified copy (cpu.cache.transfer_ns each)."},
         {"cpus[].line_transfers_by_use", "count", "The same by what the line holds: skb_head, "

@@ -4,6 +4,7 @@
 
 #include "e1000/e1000_params.h"
 #include "platform/pci_bridge.h"
+#include "platform/cpu.h"
 #include "platform/pci_bus.h"
 #include "run/scenario.h"
 #include "run/schema.h"
@@ -14,6 +15,13 @@ namespace pcisim {
 using nlohmann::json;
 
 namespace {
+
+std::uint64_t splitmix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
 
 // More NICs than this would not leave each port's descriptor ring its room below the socket
 // buffers (Platform::ring_spacing), and no 2004 machine had more on one segment.
@@ -66,6 +74,47 @@ std::vector<unsigned> deal_ports(const std::vector<unsigned>& ports, const std::
     return cpu_of;
 }
 
+// Every CPU the keys name must be one the kernel runs on (cpu.count, kernel.smp, kernel.maxcpus).
+void check_online_cpus(const json& doc, std::vector<std::string>& problems) {
+    KernelConfig k;
+    k.smp = doc["kernel"]["smp"].get<bool>();
+    k.maxcpus = doc["kernel"]["maxcpus"].get<unsigned>();
+    k.cpus = doc["cpu"]["count"].get<unsigned>();
+    const unsigned online = k.online();
+    if (online == 0) return;
+    const std::string why = k.smp ? " online CPUs (cpu.count " + std::to_string(k.cpus) +
+                                        ", kernel.maxcpus " + std::to_string(k.maxcpus) + ")"
+                                  : " CPU of a UP kernel (kernel.smp false)";
+    auto need = [&](const std::string& key, unsigned cpu) {
+        if (cpu >= online)
+            problems.push_back(key + ": CPU " + std::to_string(cpu) + " is not one of the " +
+                               std::to_string(online) + why + "; expected 0 .. " +
+                               std::to_string(online - 1));
+    };
+    const auto cpus = doc["pktgen"]["cpus"].get<unsigned>();
+    if (cpus) need("pktgen.cpus", cpus - 1);
+    else if (transmitting_ports(doc) > online && doc["placement"]["seed"].get<std::uint64_t>() == 0)
+        problems.push_back("pktgen.cpus: 0 gives each of the " +
+                           std::to_string(transmitting_ports(doc)) +
+                           " transmitting ports a CPU of its own, more than the " +
+                           std::to_string(online) + why + "; expected pktgen.cpus at most " +
+                           std::to_string(online));
+    auto mask = [&](const std::string& key, unsigned m) {
+        for (unsigned c = 0; c < 16; ++c)
+            if (m & (1u << c)) need(key, c);
+    };
+    mask("irq.affinity", doc["irq"]["affinity"].get<unsigned>());
+    const json& nics = items(doc, "nics");
+    for (std::size_t n = 0; n < nics.size(); ++n) {
+        const std::string at = "nics[" + std::to_string(n) + "]";
+        if (nics[n].contains("irq_affinity"))
+            mask(at + ".irq_affinity", nics[n]["irq_affinity"].get<unsigned>());
+        if (nics[n]["cpu"].get<int>() >= 0) need(at + ".cpu", nics[n]["cpu"].get<unsigned>());
+    }
+    const int timer = doc["driver"]["cleanup_timer_cpu"].get<int>();
+    if (timer >= 0) need("driver.cleanup_timer_cpu", static_cast<unsigned>(timer));
+}
+
 }  // namespace
 
 std::vector<ParamSpec> topology_params() {
@@ -100,6 +149,13 @@ std::vector<ParamSpec> topology_params() {
                         "driver.tdt_from_timer) is first armed: where the interface was brought "
                         "up. The timer stays on the CPU that last armed it (mod_timer). -1: the "
                         "CPU of the port's pktgen thread."));
+    p.push_back(integer("placement.seed", "", 0, 0, 1LL << 40,
+                        "0: the software runs where the keys say. Otherwise the CPUs the keys "
+                        "leave open are drawn from the online CPUs (cpu.count, kernel.*) with this "
+                        "seed: each port's pktgen thread (its NIC without nics[].cpu, pktgen.cpus 0) "
+                        "as the scheduler places the process that starts it, and its cleanup timer "
+                        "(driver.cleanup_timer_cpu -1) as the CPU the interface was brought up on. "
+                        "A sweep over seeds shows the modes and how often each occurs."));
     for (const ParamSpec& k : bridge_params()) {
         ParamSpec c = moved(k, "bridges[]", "card_bridges[]", "");
         if (c.path == "card_bridges[].name") c.default_value = "card_bridge";
@@ -141,21 +197,33 @@ Topology Topology::from(const Scenario& s, unsigned cache_line_bytes) {
     const auto cpus = static_cast<unsigned>(s.integer("pktgen.cpus"));
     t.port_cpu = deal_ports(nic_ports, bound, cpus);
     t.cpus = cpus ? cpus : static_cast<unsigned>(t.port_cpu.size());
+    const KernelConfig kernel = KernelConfig::from(s);
+    const auto seed = static_cast<std::uint64_t>(s.integer("placement.seed"));
+    const unsigned online = kernel.online();
+    // The seeded scheduler: a draw per port and per thing placed, the same for the same seed.
+    auto draw = [&](std::uint64_t k, std::uint64_t what) {
+        return static_cast<unsigned>(splitmix64(splitmix64(seed) + 2 * k + what) % online);
+    };
     t.irq_delivery = s.text("irq.delivery") == "rotate" ? IrqDelivery::Rotate : IrqDelivery::Lowest;
     const int timer_cpu = static_cast<int>(s.integer("driver.cleanup_timer_cpu"));
     std::size_t k = 0;
     for (std::size_t n = 0; n < t.nics.size(); ++n) {
+        const bool thread_free = bound[n] < 0 && cpus == 0;
         const std::string key = s.count("nics") ? "nics." + std::to_string(n) + ".irq_affinity"
                                                 : "irq.affinity";
         const auto mask = static_cast<unsigned>(s.integer(s.has(key) ? key : "irq.affinity"));
         for (unsigned p = 0; p < t.nics[n].ports; ++p, ++k) {
+            if (seed && online > 1 && thread_free) t.port_cpu[k] = draw(k, 0);
             std::vector<unsigned> targets;
             for (unsigned c = 0; c < 16; ++c)
                 if (mask & (1u << c)) targets.push_back(c);
             if (targets.empty()) targets.push_back(t.port_cpu[k]);
             t.port_irq_cpus.push_back(targets);
-            t.port_timer_cpu.push_back(timer_cpu >= 0 ? static_cast<unsigned>(timer_cpu)
-                                                      : t.port_cpu[k]);
+            unsigned timer = t.port_cpu[k];
+            if (timer_cpu >= 0) timer = static_cast<unsigned>(timer_cpu);
+            else if (seed && online > 1) timer = draw(k, 1);
+            t.port_timer_cpu.push_back(timer);
+            t.cpus = std::max(t.cpus, t.port_cpu[k] + 1);
             for (unsigned c : targets) t.cpus = std::max(t.cpus, c + 1);
             t.cpus = std::max(t.cpus, t.port_timer_cpu.back() + 1);
         }
@@ -237,6 +305,7 @@ void check_topology(const json& doc, std::vector<std::string>& problems) {
             problems.push_back("card_bridges[" + std::to_string(c) + "]: no NIC sits behind \"" +
                                cards[c]["name"].get<std::string>() +
                                "\"; expected a nics[] entry whose card_bridge names it");
+    check_online_cpus(doc, problems);
     if (!enabled || cpus == 0 || !problems.empty()) return;
     if (nics.empty()) {
         ports.push_back(doc["pktgen"]["ports"].get<unsigned>());
