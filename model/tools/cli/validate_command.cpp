@@ -1,5 +1,6 @@
 // pcisim validate: simulate every calibration case, compare with the reference measurements,
 // print the table and write docs/validation.md; optionally the driver-variant predictions.
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -81,14 +82,20 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
 
 int validate(const Args& args) {
     std::string case_id, doc, json_out, jobs_text;
+    std::vector<std::string> tier_args;
     std::size_t jobs = sweep::default_parallelism();
     bool predictions = false, strict = false;
     po::options_description opts(
-        "pcisim validate [--case ID] [-j N] [--doc FILE] [--json OUT] [--predictions] [--strict]\n"
-        "Exits 0 when every check is within tolerance but the documented known misses\n"
-        "(docs/calibration.md), 1 otherwise.  Options");
+        "pcisim validate [--case ID] [--tier T ...] [-j N] [--doc FILE] [--json OUT]\n"
+        "                [--predictions] [--strict]\n"
+        "Checks every tier; exits 0 when every check of the tiers in the verdict (the default\n"
+        "ones: stock and variants; or those --tier names) is within tolerance but the\n"
+        "documented known misses (docs/calibration.md), 1 otherwise.  Options");
     opts.add_options()("help,h", "this help")(
         "case", po::value<std::string>(&case_id), "only the calibration case with this id")(
+        "tier", po::value<std::vector<std::string>>(&tier_args),
+        "a tier whose misses fail validate (stock, variants, smp; 'all'; may repeat); "
+        "default: the tiers calibration.json's default_tiers names")(
         "jobs,j", po::value<std::string>(&jobs_text),
         "simulations at once, 1 to 1024 (default: cores)")(
         "doc", po::value<std::string>(&doc),
@@ -119,13 +126,25 @@ int validate(const Args& args) {
             grid = validate::prediction_grid(set.predictions());
             for (const auto& g : grid) points.push_back(g.point);
         }
+        std::vector<std::string> in_verdict = tier_args.empty() ? set.default_tiers() : tier_args;
+        for (const auto& t : tier_args)
+            if (t != "all" && std::find(set.tiers().begin(), set.tiers().end(), t) == set.tiers().end()) {
+                std::cerr << "pcisim validate: --tier " << t << " is not a tier; expected all";
+                for (const auto& name : set.tiers()) std::cerr << ", " << name;
+                std::cerr << "\n";
+                return 2;
+            }
+        if (std::find(in_verdict.begin(), in_verdict.end(), "all") != in_verdict.end())
+            in_verdict = set.tiers();
         std::vector<std::string> failures;
         auto pps = simulate(points, jobs, failures);
         auto lookup = [&](const validate::SimPoint& p) { return pps.at(p.key()); };
         auto checks = set.evaluate(lookup, case_id);
         std::vector<validate::TierResult> tiers;
         for (const auto& tier : set.tiers())
-            tiers.push_back({tier, set.tier_file(tier), set.summarize(checks, tier)});
+            tiers.push_back({tier, set.tier_file(tier), set.summarize(checks, tier),
+                             std::find(in_verdict.begin(), in_verdict.end(), tier) !=
+                                 in_verdict.end()});
         for (auto& g : grid) g.pps = pps.at(g.point.key());
         std::ostream& table = output::report_stream(json_out);
         table << validate::table_text(checks, tiers, set.tolerances(), strict);

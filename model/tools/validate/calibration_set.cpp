@@ -89,6 +89,19 @@ double level_pps(const json& m, const json& c) {
     return sum / static_cast<double>(l["pps"].size());
 }
 
+// The measured rate of a point case: the reference point whose fields are all those the case
+// names ("point": {"kernel": ..., "driver": ..., "ring": ..., "mode": ...}).
+double point_pps(const json& m, const json& c) {
+    for (const auto& p : m["points"]) {
+        bool match = true;
+        for (const auto& [key, value] : c["point"].items())
+            match = match && p.contains(key) && p[key] == value;
+        if (match) return p.contains("pps") ? p["pps"].get<double>() : p["pps_about"].get<double>();
+    }
+    throw std::runtime_error("calibration case " + c["id"].get<std::string>() +
+                             ": no reference point matches " + c["point"].dump());
+}
+
 // Least squares 1/pps = a + b s; returns a (seconds at s = 0).
 double intercept(const std::vector<double>& s, const std::vector<double>& inv) {
     double n = static_cast<double>(s.size()), sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -144,9 +157,16 @@ CalibrationSet CalibrationSet::load(const std::string& file) {
         set.tier_names_.push_back(tier);
         set.tier_files_[tier] = path.get<std::string>();
     }
-    // The stock tier first, whatever the file's key order.
-    std::stable_partition(set.tier_names_.begin(), set.tier_names_.end(),
-                          [](const std::string& t) { return t == "stock"; });
+    set.default_tiers_ = doc.value("default_tiers", set.tier_names_);
+    for (const auto& t : set.default_tiers_)
+        if (!set.tier_files_.count(t))
+            throw std::runtime_error("default_tiers: " + t + " has no measurements file");
+    // The default tiers first, in their order, then the others (the JSON object's keys come
+    // sorted).
+    std::vector<std::string> ordered = set.default_tiers_;
+    for (const auto& t : set.tier_names_)
+        if (std::find(ordered.begin(), ordered.end(), t) == ordered.end()) ordered.push_back(t);
+    set.tier_names_ = ordered;
     set.cases_ = doc["cases"];
     for (const auto& c : set.cases_)
         if (!set.measurements_.contains(tier_of(c)))
@@ -189,6 +209,8 @@ std::vector<SimPoint> CalibrationSet::points(const std::string& id) const {
             for (int s : drop_sizes(c)) out.push_back(point(c, s));
         } else if (kind == "level") {
             out.push_back(point(c, 60));
+        } else if (kind == "point") {
+            out.push_back(point(c, measurements(c)["size"].get<double>()));
         } else if (kind == "wire") {
             out.push_back(point(c, c["size"].get<double>()));
         } else if (kind == "receive_wire") {
@@ -230,6 +252,10 @@ std::vector<Check> CalibrationSet::evaluate(const PpsLookup& pps, const std::str
                 out.push_back(rate_check(s.get<double>(), formula_pps(c, s.get<double>())));
         } else if (kind == "level") {
             out.push_back(rate_check(60, level_pps(measurements(c), c)));
+        } else if (kind == "point") {
+            const json& m = measurements(c);
+            out.push_back(rate_check(m["size"].get<double>(), point_pps(m, c)));
+            out.back().note = c.value("note", std::string());
         } else if (kind == "overhead") {
             std::vector<double> sizes, inv;
             for (const auto& s : c["sizes"]) {

@@ -39,7 +39,7 @@ struct Check {
     // Where a miss the calibration expects is explained (the case's "known_miss"), else "".
     // It changes only what the report says, never ok.
     std::string known_miss;
-    std::string tier;  // "stock" or "variants": which reference file measured it
+    std::string tier;  // "stock", "variants", "smp": which reference file measured it
 };
 
 struct Tolerances {
@@ -71,8 +71,10 @@ public:
     std::vector<Check> evaluate(const PpsLookup& pps, const std::string& id = "") const;
     // The checks of one tier (all checks when `tier` is empty).
     Summary summarize(const std::vector<Check>& checks, const std::string& tier = "") const;
-    // The tiers in the order calibration.json names them.
+    // The tiers in the order calibration.json names them; those whose misses fail validate
+    // unless asked for others (default_tiers; every tier when it names none).
     const std::vector<std::string>& tiers() const { return tier_names_; }
+    const std::vector<std::string>& default_tiers() const { return default_tiers_; }
     // The reference file of a tier, relative to the project directory.
     std::string tier_file(const std::string& tier) const { return tier_files_.at(tier); }
     const Tolerances& tolerances() const { return tol_; }
@@ -83,7 +85,7 @@ private:
     const nlohmann::json& measurements(const nlohmann::json& c) const;
 
     nlohmann::json cases_, measurements_, predictions_;  // measurements_: tier -> file
-    std::vector<std::string> tier_names_;
+    std::vector<std::string> tier_names_, default_tiers_;
     std::map<std::string, std::string> tier_files_;
     Tolerances tol_;
 };
