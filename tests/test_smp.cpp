@@ -125,3 +125,25 @@ TEST_CASE("a DMA read of another NUMA node's memory crosses one more hop") {
     const Picos local = host.read_time(0x100000, 64);
     CHECK(host.read_time((48ull << 20), 64) == local + 30000);
 }
+
+TEST_CASE("explain says which CPU ran what and prices what the CPUs cost each other") {
+    test::TempDir dir;
+    const auto outcome = test::run_pcisim(
+        "explain " + test::scenario_path("opteron-1.6-pcix-133") +
+        " --set driver.notxints=true --set driver.cleanup_timer_cpu=1 --json " + (dir / "x.json"));
+    REQUIRE(outcome.exit_code == 0);
+    const json x = json::parse(test::slurp(dir / "x.json"));
+    REQUIRE(x["cpus"].size() == 2);
+    const json& sender = x["cpus"][0];
+    const json& cleaner = x["cpus"][1];
+    CHECK(sender["pktgen_threads"].size() == 1);
+    CHECK(cleaner["pktgen_threads"].empty());
+    CHECK(sender["timer_ticks"] == 0);
+    CHECK(cleaner["timer_ticks"].get<int>() > 0);
+    // The cleaner takes each skb's refcount line from the sender; the sender spins on its lock
+    // and takes back the descriptors and buffer_info it zeroed.
+    CHECK(cleaner["lines_in_by_use_per_packet"]["skb_refcount"].get<double>() > 0.9);
+    CHECK(sender["lines_in_by_use_per_packet"]["buffer_info"].get<double>() > 0.3);
+    CHECK(sender["lock_spin_ns_per_packet"].get<double>() > 100);
+    CHECK(sender["locked_ops_per_packet"].get<double>() >= 3);
+}

@@ -12,6 +12,7 @@
 #include "tools/output/output_file.h"
 #include "tools/output/pcap_writer.h"
 #include "tools/explain/critical_path.h"
+#include "tools/explain/cpu_placement.h"
 #include "tools/explain/host_data.h"
 #include "tools/explain/receive_path.h"
 #include "run/scenario.h"
@@ -42,6 +43,8 @@ nlohmann::json explain_transmit(const Scenario& s, const Recording& rec, const n
     nlohmann::json x = pcisim::explain(rec, setup);
     nlohmann::json host_data = host_data_costs(s, results);
     if (!host_data.is_null()) x["host_data"] = host_data;
+    nlohmann::json placement = cpu_placement_costs(s, results);
+    if (!placement.is_null()) x["cpus"] = placement;
     x["run"] = {{"tx_pps", results.value("tx_pps", 0.0)},
                 {"wire_limit_pps", results.value("wire_limit_pps", 0.0)},
                 {"window_us", results["window_us"]}};

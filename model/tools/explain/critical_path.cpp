@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "tools/explain/cpu_placement.h"
 #include "tools/explain/interval_sweep.h"
 #include "tools/explain/nic_bus_spans.h"
 #include "tools/explain/step_intervals.h"
@@ -400,6 +401,8 @@ std::string explain_text(const json& x) {
           << std::setw(8) << h["snoop_extra_ns_per_packet"].get<double>()
           << " ns beyond the memory latency\n";
     }
+
+    if (x.contains("cpus")) print_cpu_placement(o, x["cpus"]);
 
     const json& t = x["timeline"];
     o << "\ntimeline of packet " << t["packet"] << " (one engine period of "
