@@ -130,7 +130,8 @@ TEST_CASE("explain says which CPU ran what and prices what the CPUs cost each ot
     test::TempDir dir;
     const auto outcome = test::run_pcisim(
         "explain " + test::scenario_path("opteron-1.6-pcix-133") +
-        " --set driver.notxints=true --set driver.cleanup_timer_cpu=1 --json " + (dir / "x.json"));
+        " --set driver.notxints=true --set driver.ring_size=2048 --set driver.cleanup_timer_cpu=1"
+        " --json " + (dir / "x.json"));
     REQUIRE(outcome.exit_code == 0);
     const json x = json::parse(test::slurp(dir / "x.json"));
     REQUIRE(x["cpus"].size() == 2);
