@@ -43,7 +43,8 @@ struct TlmExampleConfig {
     Picos router_hop_ps = 10000;  // each pass through the router
     Picos pci_host_hop_ps = 0;    // each pass through the PCI host bridge
     E1000TlmConfig nic;
-    // Throws ScenarioError unless the scenario has exactly one NIC driven on one port.
+    // Throws ScenarioError unless the scenario has exactly one NIC driven on one port by pktgen,
+    // with nothing to receive.
     static TlmExampleConfig from(const Scenario& s);
 };
 
