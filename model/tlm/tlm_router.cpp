@@ -44,9 +44,11 @@ bool TlmRouter::route_direct(int, tlm::tlm_generic_payload& t, tlm::tlm_dmi& dmi
     t.set_address(addr);
     // Back to the initiator's addresses, within the range this router decodes to the target.
     const sc_dt::uint64 last = std::min<sc_dt::uint64>(dmi.get_end_address(), r.bytes - 1);
-    dmi.set_dmi_ptr(dmi.get_dmi_ptr());
     dmi.set_start_address(dmi.get_start_address() + r.base);
     dmi.set_end_address(last + r.base);
+    // An access through the pointer still costs what a pass through the router does.
+    dmi.set_read_latency(dmi.get_read_latency() + ps(hop_ps_));
+    dmi.set_write_latency(dmi.get_write_latency() + ps(hop_ps_));
     return granted;
 }
 

@@ -3,7 +3,7 @@
 // bytes, with the address made relative to the range's base, and `hop_ps` added to its delay;
 // one that falls outside every range gets TLM_ADDRESS_ERROR_RESPONSE.  Debug transports and DMI
 // requests are routed the same way (a DMI region is translated back to the initiator's addresses
-// and cut to the target's range; an invalidation from a target reaches every initiator).
+// and cut to the target's range, its latencies one pass longer; an invalidation from a target reaches every initiator).
 #pragma once
 
 #include <cstdint>
