@@ -57,6 +57,20 @@ e1000::E1000Params default_nic() {
     return e1000::E1000Params::from(Scenario::from_json(nlohmann::json::object(), "test"));
 }
 
+// The component on its own: a memory behind its DMA socket, a register client on its BAR.
+struct StandaloneNic {
+    explicit StandaloneNic(const E1000TlmConfig& timing = {}) : nic("nic", default_nic(), timing) {
+        nic.irq[0].bind(line);
+        nic.dma.bind(ram.socket);
+        cpu.socket.bind(nic.regs);
+    }
+    HostMemory memory{1 << 20};
+    TlmMemory ram{"ram", memory, {}};
+    E1000Tlm nic;
+    sc_core::sc_signal<bool> line{"line"};
+    RegisterClient cpu{"cpu"};
+};
+
 }  // namespace
 
 TEST_CASE("TLM-2.0: the register socket reads and writes the NIC's registers at their time",
@@ -192,14 +206,9 @@ TEST_CASE("TLM-2.0: the component keeps its timing at a finer kernel resolution 
 
 TEST_CASE("TLM-2.0: debug transport reads registers without their side effects and the "
           "configuration space", "[tlm]") {
-    HostMemory memory(1 << 20);
-    TlmMemory ram("ram", memory, {});
-    E1000Tlm nic("nic", default_nic());
-    sc_core::sc_signal<bool> line("line");
-    nic.irq[0].bind(line);
-    nic.dma.bind(ram.socket);
-    RegisterClient cpu("cpu");
-    cpu.socket.bind(nic.regs);
+    StandaloneNic bench;
+    E1000Tlm& nic = bench.nic;
+    RegisterClient& cpu = bench.cpu;
     RegisterClient debugger("debugger");
     debugger.socket.bind(nic.config);
     auto debug = [](auto& socket, tlm::tlm_command command, std::uint64_t addr, unsigned length,
@@ -236,14 +245,9 @@ namespace {
 // register accesses and DMA of a 16-descriptor ring with `bus_master` set or not, and `tail`
 // written after TDT 5.
 std::vector<std::string> reported(bool bus_master, std::uint32_t tail) {
-    HostMemory memory(1 << 20);
-    TlmMemory ram("ram", memory, {});
-    E1000Tlm nic("nic", default_nic());
-    sc_core::sc_signal<bool> line("line");
-    nic.irq[0].bind(line);
-    nic.dma.bind(ram.socket);
-    RegisterClient cpu("cpu");
-    cpu.socket.bind(nic.regs);
+    StandaloneNic bench;
+    E1000Tlm& nic = bench.nic;
+    RegisterClient& cpu = bench.cpu;
     if (bus_master) nic.nic().config_space(0).write(0x04, 2, e1000::ConfigSpace::kBusMaster);
     std::vector<std::string> types;
     sc_core::sc_spawn([&] {

@@ -7,6 +7,10 @@ namespace pcisim {
 
 namespace detail {
 Picos kernel_ticks_per_ps = 1;
+Picos picoseconds_of_ticks(Picos ticks) { return ticks / kernel_ticks_per_ps; }
+sc_core::sc_time ticks_of_picoseconds(Picos t) {
+    return sc_core::sc_time::from_value(t * kernel_ticks_per_ps);
+}
 }  // namespace detail
 
 void use_picosecond_resolution() {

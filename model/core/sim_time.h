@@ -24,6 +24,9 @@ bool adopt_kernel_resolution(std::string& problem);
 namespace detail {
 // Kernel ticks per picosecond: 1 unless a platform runs the kernel at a resolution finer than 1 ps.
 extern Picos kernel_ticks_per_ps;
+// The conversions at such a resolution, out of line: pcisim's own runs never take them.
+[[gnu::cold]] Picos picoseconds_of_ticks(Picos ticks);
+[[gnu::cold]] sc_core::sc_time ticks_of_picoseconds(Picos t);
 }  // namespace detail
 
 // The kernel's time without sc_time_stamp()'s call into the library: the model asks several
@@ -31,10 +34,12 @@ extern Picos kernel_ticks_per_ps;
 inline Picos now_ps() {
     static sc_core::sc_simcontext* const context = sc_core::sc_get_curr_simcontext();
     const Picos ticks = context->time_stamp().value();
-    return detail::kernel_ticks_per_ps == 1 ? ticks : ticks / detail::kernel_ticks_per_ps;
+    if (__builtin_expect(detail::kernel_ticks_per_ps != 1, 0)) return detail::picoseconds_of_ticks(ticks);
+    return ticks;
 }
 inline sc_core::sc_time ps(Picos t) {
-    return sc_core::sc_time::from_value(t * detail::kernel_ticks_per_ps);
+    if (__builtin_expect(detail::kernel_ticks_per_ps != 1, 0)) return detail::ticks_of_picoseconds(t);
+    return sc_core::sc_time::from_value(t);
 }
 inline Picos ns_to_ps(double ns) { return static_cast<Picos>(ns * 1000.0 + 0.5); }
 inline double ps_to_us(Picos t) { return static_cast<double>(t) * 1e-6; }

@@ -6,6 +6,7 @@
 
 #include "core/sim_time.h"
 #include "e1000/e1000_device_regs.h"
+#include "tlm/tlm_quantum_keeper.h"
 
 namespace pcisim {
 
@@ -38,19 +39,6 @@ struct E1000Tlm::IrqLine : InterruptSink {
     bool asserted = false;
 };
 
-namespace {
-// A quantum keeper with the adapter's own quantum rather than the platform's global one.
-class DmaQuantumKeeper : public tlm_utils::tlm_quantumkeeper {
-public:
-    void set_quantum(const sc_core::sc_time& q) { quantum_ = q; }
-
-protected:
-    sc_core::sc_time compute_local_quantum() override { return quantum_; }
-
-private:
-    sc_core::sc_time quantum_;
-};
-}  // namespace
 
 E1000Tlm::E1000Tlm(sc_core::sc_module_name name, const e1000::E1000Params& params,
                    const E1000TlmConfig& timing)
@@ -267,9 +255,7 @@ void E1000Tlm::write(int, std::uint64_t addr, std::uint32_t bytes, std::uint64_t
 
 // The NIC's requests in the order it made them, one at a time (the NIC has one bus interface).
 void E1000Tlm::dma_thread() {
-    DmaQuantumKeeper keeper;
-    keeper.set_quantum(ps(config_.quantum_ps));
-    keeper.reset();
+    OwnQuantumKeeper keeper(ps(config_.quantum_ps));
     for (;;) {
         while (requests_.empty()) wait(requested_);
         Request r = requests_.front();

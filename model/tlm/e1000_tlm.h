@@ -34,7 +34,6 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "core/dma_memory.h"
 #include "core/pci_types.h"

@@ -3,9 +3,9 @@
 #include <sstream>
 #include <algorithm>
 
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "core/sim_time.h"
+#include "tlm/tlm_quantum_keeper.h"
 
 namespace pcisim {
 
@@ -26,22 +26,9 @@ void TlmMmioInitiator::mmio_read(std::uint64_t addr, Picos at, unsigned, Picos r
     arrived_.notify(sc_core::SC_ZERO_TIME);
 }
 
-namespace {
-// A quantum keeper with this initiator's own quantum rather than the platform's global one.
-class MmioQuantumKeeper : public tlm_utils::tlm_quantumkeeper {
-public:
-    explicit MmioQuantumKeeper(const sc_core::sc_time& q) : quantum_(q) { reset(); }
-
-protected:
-    sc_core::sc_time compute_local_quantum() override { return quantum_; }
-
-private:
-    sc_core::sc_time quantum_;
-};
-}  // namespace
 
 void TlmMmioInitiator::issue_thread() {
-    MmioQuantumKeeper keeper(ps(quantum_ps_));
+    OwnQuantumKeeper keeper(ps(quantum_ps_));
     Picos busy_until = 0;  // loose: where the last write's annotated time ended
     for (;;) {
         while (accesses_.empty()) wait(arrived_);
