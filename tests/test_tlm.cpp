@@ -311,3 +311,25 @@ TEST_CASE("TLM-2.0 example with loose timing: the same frames and the rate withi
     const double pps = (kPackets - 101) / ps_to_us(ends.back() - ends[100]) * 1e6;
     CHECK(pps == Approx(595426).epsilon(0.02));
 }
+
+TEST_CASE("TLM-2.0: with MSI enabled an interrupt is a write of the message and INTA# stays low",
+          "[tlm]") {
+    StandaloneNic bench;
+    e1000::ConfigSpace& cs = bench.nic.nic().config_space(0);
+    constexpr std::uint32_t kMessageAt = 0x8000;
+    cs.write(0xF4, 4, kMessageAt);                 // message address (MSI at F0h on the 82540)
+    cs.write(0xFC, 2, 0x4155);                     // message data
+    cs.write(0xF2, 2, 1);                          // MSI enable
+    cs.write(0x04, 2, e1000::ConfigSpace::kBusMaster);
+    bool line_seen = false;
+    sc_core::sc_spawn([&] {
+        bench.cpu.write(kIms, kIcrTxqe);
+        bench.cpu.write(kIcs, kIcrTxqe);
+        sc_core::wait(ps(ns_to_ps(1000)));
+        line_seen = bench.line.read();
+    });
+    sc_core::sc_start(ps(ns_to_ps(2000)));
+    CHECK(bench.memory.read32(kMessageAt) == 0x4155);
+    CHECK_FALSE(line_seen);
+    CHECK((cs.read(0x06, 2) & 1u << 3) != 0);  // status: the function's interrupt is pending
+}
