@@ -5,7 +5,8 @@
 #
 #   bash tests/ci-extra.sh [BUILD_DIR]        (default: build/sanitize)
 #   PCISIM_FUZZ_RUNS=N                        fuzz inputs to try (default 12000)
-#   PCISIM_FUZZ_SECONDS=N                     fuzzing time cap (default 60)
+#   PCISIM_FUZZ_SECONDS=N                     fuzzing time cap per target (default 60)
+#   PCISIM_FUZZ_OUTPUT_RUNS=N                 output-path fuzz inputs (default 4000)
 #
 # The fuzz run has a fixed seed and a fixed number of inputs, so CI sees the same inputs every
 # time: a new crash shows up in a change that causes it, not at random.  Run it longer by hand
@@ -48,3 +49,10 @@ runs=()
     -timeout=10 -max_len=4096 \
     -print_final_stats=1 -artifact_prefix="$build/fuzz-" \
     "$scratch" tests/fuzz/corpus tests/fuzz/crashers
+# The output-path checks: every output they let pass is written, and no input or other output
+# may change (tests/fuzz/output_paths_input.h).  A file system round per input: fewer inputs.
+mkdir "$scratch/outputs"
+"$build/pcisim_fuzz_output_paths" -seed=1 -runs="${PCISIM_FUZZ_OUTPUT_RUNS:-4000}" \
+    -max_total_time="$fuzz_seconds" -timeout=10 -max_len=512 \
+    -print_final_stats=1 -artifact_prefix="$build/fuzz-outputs-" \
+    "$scratch/outputs" tests/fuzz/outputs-corpus

@@ -175,11 +175,12 @@ TEST_CASE("results are the same with and without the bus's run-ahead") {
         REQUIRE(std::system((base + "ahead.json > /dev/null").c_str()) == 0);
         REQUIRE(std::system((base + "observed.json --trace observed-trace.json --window 0:3999"
                                     " > /dev/null").c_str()) == 0);
-        std::string ahead = slurp("ahead.json"), observed = slurp("observed.json");
+        std::string ahead = pcisim::test::results_without_provenance("ahead.json"),
+                    observed = pcisim::test::results_without_provenance("observed.json");
         std::remove("ahead.json");
         std::remove("observed.json");
         std::remove("observed-trace.json");
-        CHECK(!ahead.empty());
+        CHECK(ahead != "null");
         CHECK(ahead == observed);
     }
 }

@@ -14,6 +14,7 @@
 #include "tools/fit/sweep_curves.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/output_paths.h"
 #include "tools/sweep/csv.h"
 #include "tools/sweep/sweep_axes.h"
 #include "tools/sweep/sweep_table.h"
@@ -66,6 +67,7 @@ std::string incompleteness(const std::string& csv_path) {
 
 int fit(const Args& args) {
     std::string csv_path, json_out, group_by, bus_rate;
+    bool json_given = false;
     fit::CurveColumns cols;
     po::options_description opts(
         "pcisim fit SWEEP.csv [--group-by KEYS] [--x packet.size] [--y tx_pps]\n"
@@ -90,6 +92,7 @@ int fit(const Args& args) {
         if (!parse_options(args, opts, vm, &pos)) return 0;
         // Not ->required(): boost would name a '--sweep' option the usage never shows.
         if (csv_path.empty()) throw po::error("missing SWEEP.csv, the sweep to fit");
+        json_given = vm.count("json") > 0;
         if (vm.count("bus-bytes-per-s"))
             cols.bus_bytes_per_s = parse_finite("--bus-bytes-per-s", bus_rate, 0, true);
         if (vm.count("group-by")) cols.group_by = split_commas(group_by);
@@ -98,6 +101,15 @@ int fit(const Args& args) {
         return 2;
     }
 
+    // The sweep's CSV and the JSON beside it are read: the fit's JSON may be neither.
+    try {
+        std::vector<output::OutputFile> outputs;
+        if (json_given) outputs.push_back({"--json", json_out});
+        output::check_outputs(outputs, {csv_path, sweep::json_path_for(csv_path)});
+    } catch (const output::OutputError& e) {
+        std::cerr << "pcisim fit: " << e.what() << "\n";
+        return 2;
+    }
     std::ifstream in(csv_path);
     if (!in) {
         std::cerr << "pcisim fit: cannot read " << csv_path << "\n";
@@ -126,7 +138,7 @@ int fit(const Args& args) {
         return 1;
     }
     doc["provenance"] = provenance();
-    if (!json_out.empty()) {
+    if (json_given) {
         try {
             output::write_output(json_out, output::json_text(doc, 2, json_out) + "\n");
         } catch (const output::OutputError& e) {

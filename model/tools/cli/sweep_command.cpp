@@ -16,6 +16,7 @@
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/output_paths.h"
 #include "tools/output/output_lock.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
@@ -130,18 +131,30 @@ std::string point_label(const sweep::SweepTable& t, const sweep::SweepRow& row) 
     return label + (row.ok ? "ok" : "failed: " + row.error);
 }
 
-// The files the sweep reads, which it must never write: the scenario and the platform file it
-// names (looked for where the scenario loader looks: beside the scenario, then in scenarios/).
-std::vector<std::string> input_files(const std::string& file, const Scenario& base) {
-    std::vector<std::string> inputs = {file};
-    const nlohmann::json& s = base.resolved();
-    if (s.contains("platform") && s["platform"].is_string()) {
-        std::filesystem::path p = s["platform"].get<std::string>();
-        inputs.push_back(p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string()
-                                         : p.string());
-        inputs.push_back((std::filesystem::path(PCISIM_SOURCE_DIR) / "scenarios" / p).string());
+// The files the sweep reads, which it must never write: the scenario, its platform files, and
+// those of the platforms a --vary platform=... axis names.
+std::vector<std::string> input_files(const Scenario& base, const std::vector<sweep::Axis>& axes) {
+    std::vector<std::string> inputs = base.files();
+    for (const auto& axis : axes) {
+        if (axis.key != "platform") continue;
+        for (const auto& value : axis.values) {
+            try {
+                for (const auto& f : base.with(sweep::point_overrides({axis}, {0, {value}})).files())
+                    inputs.push_back(f);
+            } catch (const ScenarioError&) {
+                // Its points fail with the loader's message; the other points still run.
+            }
+        }
     }
     return inputs;
+}
+
+// Every file the sweep writes beside the lock: none may be an input or another's.
+std::vector<output::OutputFile> sweep_outputs(const std::string& out) {
+    return {{"-o", out, true},
+            {"-o", sweep::json_path_for(out), true},
+            {"-o", sweep::beside(out, ".journal"), true},
+            {"-o", sweep::beside(out, ".lock"), true}};
 }
 
 // The ok rows of an earlier run of the same sweep, by point index: those of OUT.json, then
@@ -224,8 +237,7 @@ int sweep(const Args& args) {
     std::unique_ptr<sweep::SweepJournal> journal;
     std::map<std::size_t, sweep::SweepRow> done;
     try {
-        for (const auto& path : {a.out, sweep::json_path_for(a.out), journal_path})
-            output::check_output_path("-o", path, input_files(a.file, *base));
+        output::check_outputs(sweep_outputs(a.out), input_files(*base, table.axes));
         lock = std::make_unique<output::OutputLock>(sweep::beside(a.out, ".lock"), a.out);
         for (const auto& path : {a.out, sweep::json_path_for(a.out)})
             output::remove_stale_temporaries(path);  // of a sweep killed while writing

@@ -14,6 +14,8 @@
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/output_paths.h"
+#include "tools/cli/input_files.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
 #include "tools/sweep/worker_pool.h"
@@ -78,6 +80,7 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
 
 int validate(const Args& args) {
     std::string case_id, doc, json_out, jobs_text;
+    bool doc_given = false, json_given = false;
     std::size_t jobs = sweep::default_parallelism();
     bool predictions = false;
     po::options_description opts(
@@ -87,7 +90,8 @@ int validate(const Args& args) {
         "jobs,j", po::value<std::string>(&jobs_text),
         "simulations at once, 1 to 1024 (default: cores)")(
         "doc", po::value<std::string>(&doc),
-        "write the report (Markdown) here, e.g. docs/validation.md")(
+        "write the report (Markdown) here, e.g. docs/validation.md ('-': to stdout, the table "
+        "then to stderr)")(
         "json", po::value<std::string>(&json_out),
         "write every check as JSON ('-': to stdout, the table then to stderr)")(
         "predictions", po::bool_switch(&predictions),
@@ -96,7 +100,19 @@ int validate(const Args& args) {
         po::variables_map vm;
         if (!parse_options(args, opts, vm)) return 0;
         if (vm.count("jobs")) jobs = parse_count("-j", jobs_text, 1, kMaxWorkers);
+        doc_given = vm.count("doc") > 0;
+        json_given = vm.count("json") > 0;
     } catch (const po::error& e) {
+        std::cerr << "pcisim validate: " << e.what() << "\n";
+        return 2;
+    }
+    // The report files may be none of the calibration set's files, nor each other.
+    std::vector<output::OutputFile> outputs;
+    if (doc_given) outputs.push_back({"--doc", doc});
+    if (json_given) outputs.push_back({"--json", json_out});
+    try {
+        output::check_outputs(outputs, scenario_tree_files());
+    } catch (const output::OutputError& e) {
         std::cerr << "pcisim validate: " << e.what() << "\n";
         return 2;
     }
@@ -122,15 +138,15 @@ int validate(const Args& args) {
         for (const auto& tier : set.tiers())
             tiers.push_back({tier, set.tier_file(tier), set.summarize(checks, tier)});
         for (auto& g : grid) g.pps = pps.at(g.point.key());
-        std::ostream& table = output::report_stream(json_out);
+        std::ostream& table = output::report_stream(std::vector<std::string>{doc_given ? doc : "", json_out});
         table << validate::table_text(checks, tiers, set.tolerances());
         for (const auto& f : failures) table << "failed simulation: " << f << "\n";
-        if (!doc.empty())
-            output::write_text_file(
+        if (doc_given)
+            output::write_output(
                 doc, validate::report_markdown(
                          checks, tiers, set.tolerances(), grid,
                          set.predictions().value("notes", std::vector<std::string>{})));
-        if (!json_out.empty()) {
+        if (json_given) {
             nlohmann::json report = validate::to_json(checks, tiers, grid);
             report["provenance"] = provenance();
             output::write_output(json_out, output::json_text(report, 2, json_out) + "\n");
