@@ -1,6 +1,8 @@
 // pcisim sweep: one simulation per point of a --vary product, each in its own worker process.
 #include <unistd.h>
 
+#include <csignal>
+
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -286,7 +288,7 @@ int sweep(const Args& args) {
         std::cerr << "pcisim sweep: " << points.size() << " points (--force)\n";
     sweep::Progress progress(std::cerr, isatty(STDERR_FILENO), todo.size());
     std::size_t failed = 0;
-    bool journal_failed = false;
+    std::string journal_error;  // why the journal could not be written; the sweep then stops
     auto collect = [&](std::size_t job, const sweep::JobOutcome& o) {
         std::size_t i = todo[job];
         sweep::SweepRow& row = table.rows[i];
@@ -295,33 +297,51 @@ int sweep(const Args& args) {
         row.ok = o.ok;
         row.error = o.error;
         if (o.ok) row.metrics = sweep::flatten_metrics(o.result);
-        // On the disk before it is counted: a kill from now on cannot lose it.
-        if (!o.interrupted && !journal_failed) {
-            try {
-                journal->append(row);
-            } catch (const std::runtime_error& e) {
-                journal_failed = true;
-                std::cerr << "pcisim sweep: " << e.what()
-                          << "; the sweep goes on, but a kill would now lose its finished "
-                             "points\n";
-            }
+        if (o.interrupted || !journal_error.empty()) return;
+        // On the disk before it is counted: a kill from now on cannot lose it.  A point that
+        // cannot be recorded is not counted, and no further point runs: a sweep that went on
+        // would report points that a kill, or a full disk at the end, loses.
+        try {
+            journal->append(row);
+        } catch (const std::runtime_error& e) {
+            journal_error = e.what();
+            return;
         }
         failed += !o.ok;
         progress.point_done(o.ok, point_label(table, row));
     };
-    sweep::PoolOptions pool{a.jobs ? a.jobs : sweep::default_parallelism(), a.timeout_s};
+    sweep::PoolOptions pool{a.jobs ? a.jobs : sweep::default_parallelism(), a.timeout_s,
+                            [&] { return !journal_error.empty(); }};
     int stopped_by = 0;
+    std::string write_error;
     try {
         auto job = [&](std::size_t j) { return simulate_point(todo[j]); };
         stopped_by = sweep::run_jobs(todo.size(), job, pool, collect);
+        // A closed pipe stopped it: what is said from now on may find no reader, and must not
+        // end the sweep before its outputs are written.
+        if (stopped_by == SIGPIPE) signal(SIGPIPE, SIG_IGN);
         progress.finish();
+    } catch (const std::exception& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        std::cerr << "pcisim sweep: the finished points are in " << journal_path
+                  << "; continue with the same command and --resume\n";
+        return 1;
+    }
+    if (!journal_error.empty()) {
+        // Whatever could not be recorded runs again on --resume; what the journal holds does not.
+        std::cerr << "pcisim sweep: " << journal_error << "; stopped the sweep: "
+                  << journal->appended() << " points of this run are in " << journal_path
+                  << " (every line whole), the points in flight were not counted; free the "
+                     "space (or fix the folder) and continue with the same command and --resume\n";
+        return 1;
+    }
+    try {
         sweep::write_table(table, a.out);
         journal->remove();  // the outputs hold its rows now
     } catch (const std::exception& e) {
         std::cerr << "pcisim sweep: " << e.what() << "\n";
-        if (!journal_failed)
-            std::cerr << "pcisim sweep: the finished points are in " << journal_path
-                      << "; continue with the same command and --resume\n";
+        std::cerr << "pcisim sweep: the finished points are in " << journal_path
+                  << "; continue with the same command and --resume\n";
         return 1;
     }
     if (stopped_by) {
