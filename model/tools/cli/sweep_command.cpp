@@ -219,8 +219,12 @@ int sweep(const Args& args) {
     try {
         base = Scenario::load(a.file, a.sets);
         table.base_scenario = base->resolved();
+        sweep::check_axis_paths(table.axes, table.base_scenario);
     } catch (const ScenarioError& e) {
         return report_scenario_error(e);
+    } catch (const sweep::UsageError& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 2;
     }
     table.scenario_file = a.file;
     table.sets = a.sets;

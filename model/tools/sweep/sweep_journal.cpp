@@ -138,6 +138,7 @@ std::map<std::size_t, SweepRow> SweepJournal::read(const std::string& path,
         SweepRow row;
         try {
             row = row_from_json(table.axes, j.lines[i]);
+            check_row(table, row);
         } catch (const std::runtime_error& e) {
             throw std::runtime_error(path + ": line " + std::to_string(i + 1) + ": " + e.what());
         }
