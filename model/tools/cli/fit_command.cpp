@@ -1,5 +1,6 @@
 // pcisim fit: the latency formula pps = B/(s+k) of every curve in a sweep CSV, regime by regime.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -25,6 +26,10 @@ namespace pcisim::cli {
 
 namespace {
 
+// The largest sweep CSV fit reads (docs/robustness.md): a file is read one record at a time, so
+// memory holds the curves' samples (24 bytes per row), but a file must end.
+constexpr std::uintmax_t kMaxSweepCsvBytes = std::uintmax_t(1) << 30;
+
 std::vector<std::string> split_commas(const std::string& text) {
     std::vector<std::string> parts;
     std::stringstream in(text);
@@ -39,26 +44,26 @@ std::vector<std::string> split_commas(const std::string& text) {
 // the whole sweep's.  "" when the sweep is complete.
 std::string incompleteness(const std::string& csv_path) {
     std::ifstream in(csv_path);
-    const std::vector<sweep::CsvRow> rows = sweep::read_csv(in);
-    if (rows.empty()) return "";
-    const sweep::CsvRow& header = rows.front();
+    sweep::CsvReader reader(in);
+    sweep::CsvRow header, row;
+    if (!reader.next(header)) return "";
     const auto status = std::find(header.begin(), header.end(), "status") - header.begin();
-    std::size_t not_ok = 0;
-    for (std::size_t i = 1; i < rows.size(); ++i)
-        if (static_cast<std::size_t>(status) < rows[i].size() && rows[i][status] != "ok") ++not_ok;
+    std::size_t rows = 0, not_ok = 0;
+    for (; reader.next(row); ++rows)
+        if (static_cast<std::size_t>(status) < row.size() && row[status] != "ok") ++not_ok;
     std::size_t missing = 0, expected = 0;
     if (std::ifstream(sweep::json_path_for(csv_path))) {
-        const sweep::SweepTable table = sweep::read_table(csv_path);
+        const sweep::SweepTable table = sweep::read_table_header(csv_path);
         expected =
             sweep::shard_point_count(table.points_total, table.shard.value_or(sweep::Shard{}));
-        if (expected > rows.size() - 1) missing = expected - (rows.size() - 1);
+        if (expected > rows) missing = expected - rows;
     }
     if (not_ok == 0 && missing == 0) return "";
     std::ostringstream o;
     o << csv_path << " is incomplete:";
     if (not_ok) o << " " << not_ok << " row(s) with a status other than ok;";
     if (missing) o << " " << missing << " of " << expected << " points have no row;";
-    o << " fitting the " << (rows.size() - 1 - not_ok) << " finished points only"
+    o << " fitting the " << (rows - not_ok) << " finished points only"
       << (missing ? " (finish the sweep with 'pcisim sweep ... --resume')" : "");
     return o.str();
 }
@@ -108,6 +113,20 @@ int fit(const Args& args) {
         output::check_outputs(outputs, {csv_path, sweep::json_path_for(csv_path)});
     } catch (const output::OutputError& e) {
         std::cerr << "pcisim fit: " << e.what() << "\n";
+        return 2;
+    }
+    // Read one record at a time, so memory holds the samples; the file is bounded all the same
+    // (a device such as /dev/zero has no end).
+    std::error_code error;
+    std::string refused;
+    if (!std::filesystem::is_regular_file(csv_path, error))
+        refused = error ? error.message() + "; expected a sweep's CSV file"
+                        : "not a regular file; expected a sweep's CSV file";
+    else if (const auto size = std::filesystem::file_size(csv_path, error); size > kMaxSweepCsvBytes)
+        refused = std::to_string(size) + " bytes; expected a CSV file of at most " +
+                  std::to_string(kMaxSweepCsvBytes) + " bytes (1 GiB)";
+    if (!refused.empty()) {
+        std::cerr << "pcisim fit: " << csv_path << ": " << refused << "\n";
         return 2;
     }
     std::ifstream in(csv_path);

@@ -1,6 +1,7 @@
 #include "tools/sweep/sweep_table.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -203,20 +204,46 @@ void write_table(const SweepTable& table, const std::string& csv_path) {
     output::write_file_durably(csv_path, csv);
 }
 
-SweepTable read_table(const std::string& csv_path) {
+namespace {
+
+// OUT.json beside `csv_path`, parsed; without its rows when `with_rows` is false (each is
+// dropped as soon as it is read, so memory holds one).  A device or a folder is refused.
+json read_table_json(const std::string& csv_path, bool with_rows) {
     std::string path = json_path_for(csv_path);
+    std::error_code error;
+    if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
+        throw std::runtime_error(path + ": not a regular file; expected the JSON a sweep wrote");
     std::ifstream in(path);
     if (!in) throw std::runtime_error(path + ": cannot read (the JSON written beside " + csv_path + ")");
-    json doc;
     try {
-        doc = json::parse(in);
+        if (with_rows) return json::parse(in);
+        json doc = json::parse(in, [](int depth, json::parse_event_t event, json& parsed) {
+            return !(depth == 1 && event == json::parse_event_t::key && parsed == "rows");
+        });
+        doc["rows"] = json::array();
+        return doc;
     } catch (const json::exception& e) {
         throw std::runtime_error(path + ": " + e.what());
     }
+}
+
+}  // namespace
+
+SweepTable read_table(const std::string& csv_path) {
+    json doc = read_table_json(csv_path, true);
     try {
         return table_from_json(doc);
     } catch (const std::runtime_error& e) {
-        throw std::runtime_error(path + ": " + e.what());
+        throw std::runtime_error(json_path_for(csv_path) + ": " + e.what());
+    }
+}
+
+SweepTable read_table_header(const std::string& csv_path) {
+    json doc = read_table_json(csv_path, false);
+    try {
+        return table_from_json(doc);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(json_path_for(csv_path) + ": " + e.what());
     }
 }
 

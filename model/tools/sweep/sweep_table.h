@@ -68,5 +68,7 @@ std::string json_path_for(const std::string& csv_path);
 void write_table(const SweepTable& table, const std::string& csv_path);
 // Reads the JSON beside a sweep CSV.  Throws std::runtime_error.
 SweepTable read_table(const std::string& csv_path);
+// The same without its rows (rows empty): what the sweep was, in the memory of one row.
+SweepTable read_table_header(const std::string& csv_path);
 
 }  // namespace pcisim::sweep
