@@ -68,7 +68,10 @@ void RxPort::map_registers(RegisterFile& r) {
 // in the FIFO); MPC one the FIFO cannot take (SDM 13.7: "missed packets count", "receive no
 // buffers count").
 void RxPort::frame_arrived(std::uint32_t len, std::uint32_t seq) {
-    if (!rctl_.en()) return;  // the receiver is off: the frame is not even counted
+    if (!rctl_.en()) {  // the receiver is off: the MAC ignores the frame, no statistic counts it
+        ++while_off_;
+        return;
+    }
     ++arrived_;
     ++stats_.frames_arrived;
     bool no_descriptor = !descriptor_available();

@@ -110,8 +110,11 @@ public:
         std::uint64_t cache_misses = 0;  // lines the software touched that were not cached
         std::uint64_t slab_batches = 0;  // slab array refills and flushes its software made
     };
-    const Totals& totals() const { return totals_; }
-    void reset_totals() { totals_ = Totals{}; }
+    // Since reset_totals, clipped to it and to now: a wait or a register read that began before
+    // counts from the reset on, and code charged past now counts up to now, so that no share
+    // of a window is above 1.
+    Totals totals() const;
+    void reset_totals();
 
 private:
     void main_loop();
@@ -139,6 +142,8 @@ private:
     bool stall_check_armed_ = false;
     std::uint32_t read_value_ = 0;
     Totals totals_;
+    Picos counted_from_ = 0;  // the last reset_totals
+    Picos busy_until_ = 0;    // the end of the last code time added to totals_.busy
     sc_core::sc_event wake_event_{"wake"}, read_event_{"read"}, stall_check_{"stall_check"};
 };
 

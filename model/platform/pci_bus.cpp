@@ -28,7 +28,8 @@ std::vector<ParamSpec> bus_params() {
         choice("bus.kind", "pci", {"pci", "pcix"}, "Protocol of the NIC's bus segment."),
         one_of_integers("bus.width_bits", "bits", 32, {32, 64}, "Data path width."),
         number("bus.clock_mhz", "MHz", 33, 33, 133,
-               "Bus clock: PCI 33 or 66, PCI-X 66, 100 or 133. B = width/8 x clock."),
+               "Bus clock: PCI 33 or 66; PCI-X any clock from 50 to 133 (its modes PCI-X 66, "
+               "100 and 133 run at 50-66, 66-100 and 100-133 MHz). B = width/8 x clock."),
         integer("bus.latency_timer_clocks", "clocks", 64, 0, 255,
                 "Latency timer of every master (config register): clocks a master may keep "
                 "the bus after FRAME# once GNT# is taken away. Linux/BIOS default 64."),

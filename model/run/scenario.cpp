@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "run/run_checks.h"
 #include "run/schema.h"
 
 namespace pcisim {
@@ -662,6 +663,11 @@ Scenario Scenario::checked(json doc, const std::string& origin, std::vector<std:
     // Checks between keys mean something only once every file was read and every key and
     // value is right on its own.
     if (problems.empty()) check_combinations(doc, problems);
+    Scenario s;
+    s.resolved_ = std::move(doc);
+    s.origin_ = origin;
+    // What the run would find only once it builds the machine.
+    if (problems.empty()) check_runnable(s, problems);
     if (problems.size() > kMaxProblemsListed) {
         problems.resize(kMaxProblemsListed);
         problems.push_back(origin + ": more than " + std::to_string(kMaxProblemsListed) +
@@ -669,9 +675,6 @@ Scenario Scenario::checked(json doc, const std::string& origin, std::vector<std:
                            " listed; expected fewer (fix these and check again)");
     }
     if (!problems.empty()) throw ScenarioError(problems);
-    Scenario s;
-    s.resolved_ = std::move(doc);
-    s.origin_ = origin;
     return s;
 }
 

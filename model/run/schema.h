@@ -77,7 +77,7 @@ const std::vector<SchemaChild>* schema_children(const std::string& object_path);
 // memory for the socket buffers, FIFO room): everything about the scenario that the run would
 // otherwise find out.  `doc` has every default filled in; problems are appended, one line each.
 void check_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
-// A segment's clock against its kind (PCI 33 or 66, PCI-X 66, 100 or 133); `path` is its key
+// A segment's clock against its kind (PCI 33 or 66, PCI-X 50 to 133 MHz); `path` is its key
 // ("bus", "card_bridges[0].bus").
 void check_bus_clock(const nlohmann::json& bus, const std::string& path,
                      std::vector<std::string>& problems);

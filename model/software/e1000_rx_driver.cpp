@@ -48,6 +48,7 @@ RxDriverOptions RxDriverOptions::from(const Scenario& s) {
     o.radv = static_cast<unsigned>(s.integer("driver.radv"));
     o.napi_weight = static_cast<unsigned>(s.integer("driver.napi_weight"));
     o.buffer_bytes = static_cast<std::uint32_t>(s.integer("driver.rx_buffer_bytes"));
+    o.no_refill = s.boolean("testing.rx_driver_no_refill");
     return o;
 }
 
@@ -141,7 +142,7 @@ unsigned E1000RxDriver::poll(unsigned quota) {
     next_to_clean_ = i;
     trace::emit(TraceStep::RxClean, TracePhase::End, cpu_.name(), cpu_.now());
     trace::emit(TraceStep::RxRefill, TracePhase::Begin, cpu_.name(), cpu_.now());
-    alloc_rx_buffers();
+    if (!options_.no_refill) alloc_rx_buffers();  // fault injection: a ring run dry
     trace::emit(TraceStep::RxRefill, TracePhase::End, cpu_.name(), cpu_.now());
     return done;
 }
