@@ -2,7 +2,8 @@
 // on a plain TLM memory and router (model/tlm/example_platform.h; docs/tlm.md).
 //
 //   pcisim-tlm-example [SCENARIO] [--set KEY=VALUE ...] [--warmup-us T] [--time-us T]
-//                      [--router-ns T] [--register-ns T]
+//                      [--router-ns T] [--register-ns T] [--timing approximate|loose]
+//                      [--quantum-ns T] [--version]
 //
 // The scenario (default: every key's default) gives the NIC, CPU, driver, pktgen and host
 // memory; the options give the TLM platform's own timing and how long to measure.
@@ -30,7 +31,8 @@ const char* kProgram = "pcisim-tlm-example";
 struct Options {
     std::string scenario;
     std::vector<std::string> sets;
-    double warmup_us = 200, time_us = 1000, router_ns = 10, register_ns = 60;
+    double warmup_us = 200, time_us = 1000, router_ns = 10, register_ns = 60, quantum_ns = 1000;
+    std::string timing = "approximate";
 };
 
 // A value outside [low, high] (or not a number) is a usage error naming the option.
@@ -42,12 +44,24 @@ void check_range(const std::string& option, double v, double low, double high) {
     }
 }
 
-// Reads the command line into `o`; false when --help was printed.
+// "pcisim-tlm-example 0.1.0 (git 1a2b3c4), SystemC 2.3.4-Accellera"; CMake defines the version
+// and commit for this file (as for pcisim's provenance.cpp).
+std::string version_line() {
+    return std::string(kProgram) + " " + PCISIM_VERSION + " (git " + PCISIM_GIT + "), SystemC " +
+           std::to_string(sc_core::sc_version_major) + "." +
+           std::to_string(sc_core::sc_version_minor) + "." +
+           std::to_string(sc_core::sc_version_patch) + "-" + sc_core::sc_version_originator;
+}
+
+// Reads the command line into `o`; false when --help or --version was printed.
 bool parse(int argc, char* argv[], Options& o) {
     po::options_description opts(
         "pcisim-tlm-example [SCENARIO] [--set KEY=VALUE ...] [--warmup-us T] [--time-us T] "
-        "[--router-ns T] [--register-ns T]");
-    opts.add_options()("help,h", "this help")(
+        "[--router-ns T] [--register-ns T] [--timing approximate|loose] [--quantum-ns T] "
+        "[--version]\n"
+        "The scenario must transmit with pktgen on one port of one NIC (no wire source, no TCP "
+        "stream).  Options");
+    opts.add_options()("help,h", "this help")("version", "the version, git commit and SystemC")(
         "set", po::value<std::vector<std::string>>(&o.sets)->composing(),
         "override a scenario key: --set packet.size=128")(
         "warmup-us", po::value<double>(&o.warmup_us), "simulated time before measuring (200)")(
@@ -55,6 +69,10 @@ bool parse(int argc, char* argv[], Options& o) {
         "router-ns", po::value<double>(&o.router_ns), "delay of each pass through the router (10)")(
         "register-ns", po::value<double>(&o.register_ns),
         "the NIC's part of a register access (60)")(
+        "timing", po::value<std::string>(&o.timing),
+        "approximate: every register access and DMA transfer waited out at its time; loose: "
+        "quantum keepers, posted register writes, DMI (docs/tlm.md)")(
+        "quantum-ns", po::value<double>(&o.quantum_ns), "loose timing's quantum (1000)")(
         "scenario", po::value<std::string>(&o.scenario), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
@@ -64,11 +82,18 @@ bool parse(int argc, char* argv[], Options& o) {
         std::cout << opts;
         return false;
     }
+    if (vm.count("version")) {
+        std::cout << version_line() << "\n";
+        return false;
+    }
     po::notify(vm);
     check_range("warmup-us", o.warmup_us, 0, 1e7);
     check_range("time-us", o.time_us, 1, 1e7);
     check_range("router-ns", o.router_ns, 0, 1e6);
     check_range("register-ns", o.register_ns, 0, 1e6);
+    check_range("quantum-ns", o.quantum_ns, 1, 1e9);
+    if (o.timing != "approximate" && o.timing != "loose")
+        throw po::error("--timing " + o.timing + ": expected approximate or loose");
     return true;
 }
 
@@ -93,6 +118,8 @@ int sc_main(int argc, char* argv[]) {
     }
     config.router_hop_ps = ns_to_ps(o.router_ns);
     config.nic.register_access_ps = ns_to_ps(o.register_ns);
+    config.nic.timing = o.timing == "loose" ? TlmTiming::Loose : TlmTiming::Approximate;
+    config.nic.quantum_ps = ns_to_ps(o.quantum_ns);
 
     try {
         TlmExamplePlatform platform("tlm", config);
@@ -111,7 +138,10 @@ int sc_main(int argc, char* argv[]) {
         double pps = frames > 1 ? (frames - 1) / (ps_to_us(last - first) * 1e-6) : 0.0;
         std::cout << "e1000 " << config.platform.topology.nics.front().params.model << " over TLM-2.0 (router "
                   << o.router_ns << " ns, register access " << o.register_ns << " ns, memory "
-                  << ps_to_ns(config.platform.host.memory_latency_ps) << " ns)\n"
+                  << ps_to_ns(config.platform.host.memory_latency_ps) << " ns, " << o.timing
+                  << " timing";
+        if (o.timing == "loose") std::cout << ", quantum " << o.quantum_ns << " ns";
+        std::cout << ")\n"
                   << "packets queued by pktgen: " << platform.software().pktgen->sent() << "\n"
                   << "frames sent in " << o.time_us << " us after " << o.warmup_us
                   << " us: " << frames << "\n"

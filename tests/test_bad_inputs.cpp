@@ -31,6 +31,9 @@ struct BadInput {
 };
 
 const std::vector<BadInput> kBadInputs = {
+    // a station address the driver would refuse, or no address at all
+    {R"({"nic": {"mac_address": "01:00:5e:00:00:01"}})", {}, "nic.mac_address", "01:00:5e:00:00:01"},
+    {R"({"nic": {"mac_address": "00-02-b3-00-00-01"}})", {}, "nic.mac_address", "00-02-b3-00-00-01"},
     // unknown keys (the nearest valid key is tested below)
     {R"({"bus": {"clock_mhzz": 66}})", {}, "bus.clock_mhzz", "unknown key"},
     {R"({"nic": {"modle": "82544"}})", {}, "nic.modle", "unknown key"},

@@ -733,18 +733,27 @@ TEST_CASE("e1000: the registers sit at their SDM offsets under their SDM names",
     HostMemory mem(1 << 20);
     FakeBus bus("bus");
     E1000 nic("nic", E1000Params{}, bus, mem, kBar, {});
-    std::vector<std::pair<std::uint32_t, std::string>> map;
-    for (const auto& r : nic.port(0).registers().registers()) map.emplace_back(r.offset, r.name);
+    std::map<std::uint32_t, std::string> map;
+    for (const auto& r : nic.port(0).registers().registers()) map.emplace(r.offset, r.name);
+    // A sample from each group of SDM 13.4 and 13.7 (the tables list them all).
     const std::vector<std::pair<std::uint32_t, std::string>> sdm = {
-        {0x0000, "CTRL"},  {0x0008, "STATUS"}, {0x00C0, "ICR"},   {0x00C4, "ITR"},
-        {0x00C8, "ICS"},   {0x00D0, "IMS"},    {0x00D8, "IMC"},   {0x0100, "RCTL"},
-        {0x0400, "TCTL"},  {0x0410, "TIPG"},   {0x1000, "PBA"},   {0x2800, "RDBAL"},
-        {0x2804, "RDBAH"}, {0x2808, "RDLEN"},  {0x2810, "RDH"},   {0x2818, "RDT"},
-        {0x2820, "RDTR"},  {0x2828, "RXDCTL"}, {0x282C, "RADV"},  {0x3000, "TXDMAC"},
-        {0x3800, "TDBAL"}, {0x3804, "TDBAH"},  {0x3808, "TDLEN"}, {0x3810, "TDH"},
-        {0x3818, "TDT"},   {0x3820, "TIDV"},   {0x3828, "TXDCTL"}, {0x382C, "TADV"},
-        {0x3830, "TSPMT"}, {0x4010, "MPC"},    {0x4074, "GPRC"},   {0x40A0, "RNBC"}};
-    CHECK(map == sdm);
+        {0x0000, "CTRL"},   {0x0008, "STATUS"},  {0x0010, "EECD"},    {0x0014, "EERD"},
+        {0x0018, "CTRL_EXT"}, {0x0020, "MDIC"},  {0x0028, "FCAL"},    {0x0038, "VET"},
+        {0x00C0, "ICR"},    {0x00C4, "ITR"},     {0x00C8, "ICS"},     {0x00D0, "IMS"},
+        {0x00D8, "IMC"},    {0x0100, "RCTL"},    {0x0400, "TCTL"},    {0x0410, "TIPG"},
+        {0x0E00, "LEDCTL"}, {0x1000, "PBA"},     {0x2800, "RDBAL"},   {0x2804, "RDBAH"},
+        {0x2808, "RDLEN"},  {0x2810, "RDH"},     {0x2818, "RDT"},     {0x2820, "RDTR"},
+        {0x2828, "RXDCTL"}, {0x282C, "RADV"},    {0x3000, "TXDMAC"},  {0x3800, "TDBAL"},
+        {0x3804, "TDBAH"},  {0x3808, "TDLEN"},   {0x3810, "TDH"},     {0x3818, "TDT"},
+        {0x3820, "TIDV"},   {0x3828, "TXDCTL"},  {0x382C, "TADV"},    {0x3830, "TSPMT"},
+        {0x4000, "CRCERRS"}, {0x4010, "MPC"},    {0x4074, "GPRC"},    {0x4088, "GORCL"},
+        {0x408C, "GORCH"},  {0x40A0, "RNBC"},    {0x40D4, "TPT"},     {0x40FC, "TSCTFC"},
+        {0x5000, "RXCSUM"}, {0x5200, "MTA[0]"},  {0x53FC, "MTA[127]"}, {0x5400, "RAL0"},
+        {0x5404, "RAH0"},   {0x547C, "RAH15"},   {0x5600, "VFTA[0]"}, {0x5820, "MANC"}};
+    for (const auto& [offset, name] : sdm) {
+        INFO(name);
+        CHECK(map[offset] == name);
+    }
 }
 
 TEST_CASE("e1000: register fields round-trip through the bus and the model acts on them", "[e1000]") {
@@ -831,17 +840,20 @@ TEST_CASE("e1000: accesses to offsets with no register are counted and reported"
     FakeBus bus("bus");
     E1000 nic("nic", E1000Params::for_model("82546"), bus, mem, kBar, {});
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    // Receive address filtering: not modelled (every frame of the wire source is accepted).
-    const std::uint32_t kMta = 0x5200, kRal = 0x5400;
+    const std::uint32_t kReserved = 0x0044, kFcal = 0x0028, kLedctl = 0x0E00;
     const std::uint32_t port1 = E1000::kBarBytes;
-    CHECK(bus.mmio_read(kMta) == 0);  // reserved space reads as zero ...
-    bus.mmio_read(kMta);
-    bus.mmio_write(kMta, 0x8002);
-    bus.mmio_write(port1 + kRal, 0x1000);
-    CHECK(bus.mmio_read(kMta) == 0);  // ... and keeps no written value
+    CHECK(bus.mmio_read(kReserved) == 0);  // reserved space reads as zero ...
+    bus.mmio_read(kReserved);
+    bus.mmio_write(kReserved, 0x8002);
+    CHECK(bus.mmio_read(kReserved) == 0);  // ... and keeps no written value
+    // Flow control is not modelled: FCAL reads its reset value and drops writes; LEDCTL too.
+    bus.mmio_write(port1 + kFcal, 0x00C28001);
+    CHECK(bus.mmio_read(port1 + kFcal) == 0);
+    CHECK(bus.mmio_read(port1 + kLedctl) == 0x07068302);
     nic.reset_stats();  // counted since construction, not since the last reset
     const nlohmann::json expected = {
-        {{"port", 0}, {"offset", "0x05200"}, {"reads", 3}, {"writes", 1}},
-        {{"port", 1}, {"offset", "0x05400"}, {"reads", 0}, {"writes", 1}}};
+        {{"port", 0}, {"offset", "0x00044"}, {"name", ""}, {"reads", 3}, {"writes", 1}},
+        {{"port", 1}, {"offset", "0x00028"}, {"name", "FCAL"}, {"reads", 1}, {"writes", 1}},
+        {{"port", 1}, {"offset", "0x00E00"}, {"name", "LEDCTL"}, {"reads", 1}, {"writes", 0}}};
     CHECK(nic.stats()["unimplemented_register_accesses"] == expected);
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/sim_time.h"
+#include "e1000/e1000_device_regs.h"
 
 namespace pcisim {
 
@@ -12,11 +13,16 @@ using namespace e1000;
 E1000::E1000(sc_core::sc_module_name name, const E1000Params& params, BusPort& bus,
              DmaMemory& mem, std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port)
     : sc_module(name), params_(params), bar_base_(bar_base) {
+    const ModelIdentity identity = ModelIdentity::of(params_.model);
+    eeprom_ = std::make_unique<Eeprom>(identity, params_.mac_address);
+    io_address_.assign(params_.traits.ports, 0);
     for (unsigned p = 0; p < params_.traits.ports; ++p) {
         InterruptSink* irq = p < irq_per_port.size() ? irq_per_port[p] : nullptr;
         std::string port_name = "port" + std::to_string(p);
+        config_.push_back(std::make_unique<ConfigSpace>(identity, params_.traits, p, params_.devsel,
+                                                        params_.mmrbc_bytes));
         ports_.push_back(std::make_unique<TxPort>(port_name.c_str(), p, params_, mem, stats_,
-                                                  rx_stats_, irq, observer_));
+                                                  rx_stats_, irq, observer_, *eeprom_));
     }
     MasterConfig config;
     config.name = basename();
@@ -75,6 +81,20 @@ void E1000::complete(BusTransaction& t) {
     TxPort& p = port_at(t.addr, offset);
     if (t.command == BusCommand::MemWrite) p.write_register(offset, t.dword);
     else if (t.command == BusCommand::MemRead) t.dword = p.read_register(offset);
+}
+
+std::uint32_t E1000::io_read(unsigned function, std::uint32_t offset) {
+    if (offset == e1000::kIoAddr) return io_address_.at(function);
+    return ports_.at(function)->read_register(io_address_.at(function) & 0x1FFFC);
+}
+
+void E1000::io_write(unsigned function, std::uint32_t offset, std::uint32_t value) {
+    if (offset == e1000::kIoAddr) io_address_.at(function) = value;
+    else ports_.at(function)->write_register(io_address_.at(function) & 0x1FFFC, value);
+}
+
+std::uint32_t E1000::peek_register(std::uint64_t offset) const {
+    return ports_.at(offset / kBarBytes)->peek_register(static_cast<std::uint32_t>(offset % kBarBytes) & ~3u);
 }
 
 void E1000::set_lazy_wire(bool on) {
@@ -202,6 +222,9 @@ std::vector<MetricSpec> E1000::stats_metrics() {
         {"unimplemented_register_accesses[].port", "", "Port of an access to an offset with no "
          "register (since time zero; the list is empty when there was none)."},
         {"unimplemented_register_accesses[].offset", "", "The register offset, \"0x00100\"."},
+        {"unimplemented_register_accesses[].name", "", "The register's name when it is one the "
+         "model does not act on (it reads its reset value: \"FCAL\"); empty for an offset with no "
+         "register."},
         {"unimplemented_register_accesses[].reads", "count", "Reads of it since time zero."},
         {"unimplemented_register_accesses[].writes", "count", "Writes of it since time zero."},
         {"rx.frames_arrived", in_window, "Frames the receivers took from the wire (RCTL.EN "
@@ -245,7 +268,8 @@ nlohmann::json E1000::unimplemented_register_accesses() const {
         for (const auto& [offset, n] : ports_[p]->registers().unimplemented()) {
             char hex[16];
             std::snprintf(hex, sizeof hex, "0x%05X", offset);
-            list.push_back({{"port", p}, {"offset", hex}, {"reads", n.reads}, {"writes", n.writes}});
+            list.push_back({{"port", p}, {"offset", hex}, {"name", n.name}, {"reads", n.reads},
+                            {"writes", n.writes}});
         }
     }
     return list;

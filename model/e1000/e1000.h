@@ -13,6 +13,8 @@
 
 #include "core/dma_memory.h"
 #include "e1000/e1000_bus_interface.h"
+#include "e1000/e1000_config_space.h"
+#include "e1000/e1000_eeprom.h"
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_port.h"
@@ -53,6 +55,22 @@ public:
     void receive_frame(unsigned p, std::uint32_t len, std::uint32_t seq) {
         ports_.at(p)->rx().frame_arrived(len, seq);
     }
+    // The same with the frame's bytes (no FCS), which the port's address filters judge.
+    void receive_frame(unsigned p, const std::uint8_t* frame, std::uint32_t len) {
+        ports_.at(p)->rx().frame_arrived(frame, len);
+    }
+
+    // What a guest reaches besides the memory BAR: each function's configuration space (port p
+    // is function p), the I/O BAR's IOADDR/IODATA window (SDM 13.2: offset 0 selects a register,
+    // offset 4 reads or writes it), and the EEPROM the functions share.
+    e1000::ConfigSpace& config_space(unsigned function) { return *config_.at(function); }
+    const e1000::ConfigSpace& config_space(unsigned function) const { return *config_.at(function); }
+    std::uint32_t io_read(unsigned function, std::uint32_t offset);
+    void io_write(unsigned function, std::uint32_t offset, std::uint32_t value);
+    const e1000::Eeprom& eeprom() const { return *eeprom_; }
+    // A register as a read would return it, without the read's side effects (debug access);
+    // `offset` from the BAR's base.
+    std::uint32_t peek_register(std::uint64_t offset) const;
     const e1000::RxStats& rx_stats() const { return rx_stats_; }
     // Whether any port's receiver has been enabled (RCTL.EN) since time zero.
     bool receive_used() const;
@@ -75,6 +93,9 @@ private:
     e1000::TxStats stats_;
     e1000::RxStats rx_stats_;
     e1000::FrameObserver observer_;
+    std::unique_ptr<e1000::Eeprom> eeprom_;
+    std::vector<std::unique_ptr<e1000::ConfigSpace>> config_;
+    std::vector<std::uint32_t> io_address_;  // IOADDR of each function
     std::vector<std::unique_ptr<e1000::TxPort>> ports_;
     std::unique_ptr<e1000::BusInterface> bus_interface_;
 };

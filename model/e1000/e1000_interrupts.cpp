@@ -112,6 +112,16 @@ std::uint32_t InterruptLogic::read_icr() {
     return v;
 }
 
+void InterruptLogic::reset() {
+    delay_event_.cancel(), rx_delay_event_.cancel(), throttle_event_.cancel();
+    delay_armed_ = rx_delay_armed_ = kNotArmed;
+    delay_pending_ = tadv_running_ = rx_delay_pending_ = radv_running_ = false;
+    icr_ = ims_ = 0;
+    itr_ = tidv_ = tadv_ = rdtr_ = radv_ = 0;
+    receive_enabled_ = false;
+    update_line();
+}
+
 void InterruptLogic::clear(std::uint32_t causes) {
     icr_ &= ~causes;
     update_line();

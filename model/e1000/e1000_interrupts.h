@@ -30,6 +30,9 @@ public:
     // RCTL.EN: the receiver raises RXT0, RXDMT0 and RXO by itself while it runs.
     void set_receive_enabled(bool on);
     std::uint32_t read_icr();          // clear on read
+    std::uint32_t icr() const { return icr_; }  // without clearing (debug reads)
+    // CTRL.RST: causes, mask, throttling and delays back to their reset values (all 0).
+    void reset();
     void clear(std::uint32_t causes);  // ICR write: 1s clear
     std::uint32_t ims() const { return ims_; }
     void set_mask(std::uint32_t bits);    // IMS write

@@ -51,6 +51,10 @@ std::vector<ParamSpec> nic_params() {
         integer("nic.tso_padding_bytes", "B", 256, 0, 65535,
                 "TSPMT.TSPBP at reset (SDM 13.4.45): FIFO room a TSO segment needs beyond its "
                 "frame before its data is fetched (a margin, not kept once it is fetched)."),
+        text("nic.mac_address", "00:02:b3:00:00:01",
+             "The station address in the NIC's EEPROM (words 0-2), which a guest driver reads "
+             "and RA[0] holds after a reset; an 82546's second port has its last bit flipped. "
+             "Six hex bytes separated by ':', a unicast address (docs/e1000.md)."),
         choice("nic.tso_fetch", "descriptor", {"descriptor", "segment"},
                "How much one TSO data read asks for: descriptor, the rest of the descriptor's "
                "buffer (the SDM: as much data from a descriptor as possible), cut where the "
@@ -74,6 +78,16 @@ void check_nic(const NicCheck& v, const nlohmann::json& doc, std::vector<std::st
                            "); expected at most " + std::to_string(buffer_kb - 1));
         return;
     }
+    const auto mac = nic["mac_address"].get<std::string>();
+    e1000::MacAddress address{};
+    if (!e1000::parse_mac_address(mac, address))
+        problems.push_back(at + ".mac_address: \"" + mac + "\" is not a MAC address; expected six "
+                           "hex bytes separated by ':', e.g. \"00:02:b3:00:00:01\"");
+    else if ((address[0] & 1) || address == e1000::MacAddress{})
+        problems.push_back(at + ".mac_address: \"" + mac + "\" is a " +
+                           ((address[0] & 1) ? "multicast" : "zero") +
+                           " address, which a driver refuses as its station address; expected a "
+                           "unicast address (first byte even), e.g. \"00:02:b3:00:00:01\"");
     const unsigned fifo = p.tx_fifo_bytes(rx_kb);
     // The 82540 and 82541 have no PCI-X mode (8254x SDM section 1.3: PCI-X only on the 82544
     // and 82545/6); a PCI-X bus with one of them would run as conventional PCI.
@@ -168,6 +182,7 @@ E1000Params E1000Params::from(const Scenario& s, const std::string& prefix) {
               static_cast<std::uint32_t>(s.integer(key("tso_min_transfer_bytes")));
     p.tso_fetch_whole_descriptor = s.text(key("tso_fetch")) == "descriptor";
     p.drop_writebacks = s.boolean("testing.nic_drop_writebacks");
+    e1000::parse_mac_address(s.text(key("mac_address")), p.mac_address);  // checked at load
     return p;
 }
 

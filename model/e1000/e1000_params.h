@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/pci_types.h"
+#include "e1000/e1000_eeprom.h"
 
 namespace pcisim {
 class Scenario;
@@ -25,6 +26,14 @@ struct ModelTraits {
     unsigned packet_buffer_kb; // on-chip packet buffer per port, shared RX/TX through PBA
 
     static ModelTraits of(const std::string& model);  // throws std::invalid_argument
+};
+
+// The bus the part sits on, as its STATUS register reports it (SDM 13.4.2: PCI66, BUS64,
+// PCIX_MODE, PCIXSPD); the platform that places the NIC fills it in.
+struct BusSlot {
+    bool pcix = false;
+    unsigned width_bits = 32;
+    double clock_mhz = 33;
 };
 
 // The NIC's typed configuration.  The defaults are those of the nic.* table (nic_params());
@@ -52,6 +61,10 @@ struct E1000Params {
     std::uint32_t tspmt = 256u << 16 | 1024u;
     bool tso_fetch_whole_descriptor = true;  // nic.tso_fetch "descriptor" (else "segment")
     bool drop_writebacks = false;  // testing.nic_drop_writebacks: fault injection
+    MacAddress mac_address{0x00, 0x02, 0xB3, 0x00, 0x00, 0x01};  // nic.mac_address, in the EEPROM
+    BusSlot slot;
+
+    unsigned link_mbps() const { return static_cast<unsigned>(8000000 / byte_time_ps); }
 
     // The defaults for another part (traits follow the model); throws std::invalid_argument.
     static E1000Params for_model(const std::string& model);

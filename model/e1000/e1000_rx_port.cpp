@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <boost/crc.hpp>
+
 #include "core/dma_memory.h"
 #include "core/invariants.h"
 #include "core/sim_time.h"
@@ -17,8 +19,10 @@ constexpr unsigned kSeqOffset = RxPort::kSeqOffset;
 }  // namespace
 
 RxPort::RxPort(std::string name, unsigned index, const E1000Params& params, DmaMemory& mem,
-               RxStats& stats, InterruptLogic& irq)
+               RxStats& stats, InterruptLogic& irq, StatisticsRegisters& statistics,
+               const ReceiveFilter& filter)
     : name_(std::move(name)), index_(index), params_(params), mem_(mem), stats_(stats), irq_(irq),
+      statistics_(statistics), filter_(filter),
       cache_(params.descriptor_cache_entries, params.cache_line_bytes),
       fifo_capacity_(params.pba_rx_kb * 1024) {}
 
@@ -54,14 +58,13 @@ void RxPort::map_registers(RegisterFile& r) {
     });
     r.add(kRadv, "RADV", [this] { return irq_.radv(); },
           [this](std::uint32_t v) { irq_.set_radv(InterruptDelay{v}); });
-    auto clear_on_read = [](std::uint32_t& counter) {
-        std::uint32_t v = counter;
-        counter = 0;
-        return v;
-    };
-    r.add(kMpc, "MPC", [this, clear_on_read] { return clear_on_read(mpc_); }, nullptr);
-    r.add(kGprc, "GPRC", [this, clear_on_read] { return clear_on_read(gprc_); }, nullptr);
-    r.add(kRnbc, "RNBC", [this, clear_on_read] { return clear_on_read(rnbc_); }, nullptr);
+}
+
+void RxPort::reset() {
+    cache_ = DescriptorCache(params_.descriptor_cache_entries, params_.cache_line_bytes);
+    rctl_ = Rctl{};
+    rxdctl_ = Txdctl{kRxdctlReset};
+    rdt_ = 0;
 }
 
 // Stage 1.  RNBC counts a frame that arrives with no descriptor anywhere (it may still be kept
@@ -72,15 +75,30 @@ void RxPort::frame_arrived(std::uint32_t len, std::uint32_t seq) {
         ++while_off_;
         return;
     }
+    statistics_.frame_arrived(len);
+    take(Frame{len, seq, {}});
+}
+
+void RxPort::frame_arrived(const std::uint8_t* frame, std::uint32_t len) {
+    if (!rctl_.en()) {
+        ++while_off_;
+        return;
+    }
+    statistics_.frame_arrived(len);
+    if (!filter_.accepts(frame, len, rctl_.value)) return;
+    take(Frame{len, 0, std::vector<std::uint8_t>(frame, frame + len)});
+}
+
+void RxPort::take(Frame f) {
+    const std::uint32_t len = f.len, seq = f.seq;
     ++arrived_;
     ++stats_.frames_arrived;
     bool no_descriptor = !descriptor_available();
-    if (no_descriptor) ++stats_.no_buffer_arrivals, ++rnbc_;
-    Frame f{len, seq};
+    if (no_descriptor) ++stats_.no_buffer_arrivals, statistics_.no_buffer();
     std::uint32_t bytes = len + 4;  // the FIFO holds the frame with its CRC
     if (fifo_used_ + bytes > fifo_capacity_) {
         ++missed_;
-        ++mpc_;
+        statistics_.frame_missed();
         if (no_descriptor) ++stats_.missed_no_descriptor;
         else ++stats_.missed_fifo_full;
         trace::emit(no_descriptor ? TraceStep::RxMissNoDescriptor : TraceStep::RxMissFifoFull,
@@ -88,10 +106,10 @@ void RxPort::frame_arrived(std::uint32_t len, std::uint32_t seq) {
         irq_.raise(kIcrRxo);
         return;
     }
-    ++gprc_;
+    statistics_.frame_accepted(f.bytes.empty() ? nullptr : f.bytes.data(), len);
     fifo_used_ += bytes;
     fifo_peak_ = std::max(fifo_peak_, fifo_used_);
-    fifo_.push_back(f);
+    fifo_.push_back(std::move(f));
     trace::emit(TraceStep::RxFifo, TracePhase::Begin, name_.c_str(), now_ps(), index_, seq, len);
     pump();
     kick();
@@ -143,14 +161,24 @@ void RxPort::pump() {
 
 void RxPort::write_finished(std::uint64_t cookie) {
     if (cookie == kDataCookie) {
-        // The frame's bytes are in host memory: its payload pattern with its number.
-        Frame f = fifo_.front();
+        // The frame's bytes are in host memory: its own with their CRC, or its payload pattern
+        // with its number.
+        Frame f = std::move(fifo_.front());
         fifo_.pop_front();
         std::uint32_t bytes = host_bytes(f);
         trace::emit(TraceStep::RxDataWrite, TracePhase::End, name_.c_str(), now_ps(), index_, f.seq,
                     bytes);
-        frame_bytes_.assign(bytes, 0);
-        if (bytes >= kSeqOffset + sizeof f.seq) std::memcpy(&frame_bytes_[kSeqOffset], &f.seq, sizeof f.seq);
+        if (!f.bytes.empty()) {
+            frame_bytes_ = f.bytes;
+            boost::crc_32_type crc;  // the Ethernet FCS, least significant byte first
+            crc.process_bytes(f.bytes.data(), f.bytes.size());
+            for (unsigned i = 0; i < 4; ++i)
+                frame_bytes_.push_back(static_cast<std::uint8_t>(crc.checksum() >> (8 * i)));
+            frame_bytes_.resize(bytes);
+        } else {
+            frame_bytes_.assign(bytes, 0);
+            if (bytes >= kSeqOffset + sizeof f.seq) std::memcpy(&frame_bytes_[kSeqOffset], &f.seq, sizeof f.seq);
+        }
         mem_.write(writing_slot_.desc.buffer_addr, frame_bytes_.data(), bytes);
         stats_.bytes_delivered += bytes;
         fifo_used_ -= f.len + 4;

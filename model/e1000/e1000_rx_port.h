@@ -29,9 +29,11 @@
 #include "e1000/e1000_descriptor_cache.h"
 #include "e1000/e1000_interrupts.h"
 #include "e1000/e1000_params.h"
+#include "e1000/e1000_receive_filter.h"
 #include "e1000/e1000_register_file.h"
 #include "e1000/e1000_regs.h"
 #include "e1000/e1000_stats.h"
+#include "e1000/e1000_statistics.h"
 
 namespace pcisim {
 class DmaMemory;
@@ -48,15 +50,25 @@ public:
     static constexpr unsigned kSeqOffset = 46;
 
     RxPort(std::string name, unsigned index, const E1000Params& params, DmaMemory& mem,
-           RxStats& stats, InterruptLogic& irq);
+           RxStats& stats, InterruptLogic& irq, StatisticsRegisters& statistics,
+           const ReceiveFilter& filter);
 
     void attach(BusInterface* bus) { bus_ = bus; }
     void map_registers(RegisterFile& r);
     void set_rx_kb(unsigned kb) { fifo_capacity_ = kb * 1024; }  // PBA.RXA
 
     // A frame of `len` bytes (no FCS) whose last byte has just arrived; `seq` is written into
-    // its payload so that software can tell frames apart.
+    // its payload so that software can tell frames apart.  Its bytes are not modelled: it is
+    // taken as addressed to the station (the filters pass it).
     void frame_arrived(std::uint32_t len, std::uint32_t seq);
+    // A frame with its bytes (no FCS): the address filters decide whether it is received, and
+    // host memory gets its bytes and, unless RCTL.SECRC, its CRC.
+    void frame_arrived(const std::uint8_t* frame, std::uint32_t len);
+    // CTRL.RST: the ring, RCTL, RXDCTL and the FIFO's bookkeeping to their reset values.
+    void reset();
+    bool idle() const {
+        return fifo_.empty() && !writing_ && writebacks_.empty() && done_.empty() && cache_.fetching() == 0;
+    }
 
     // The port's read slot is free: a descriptor fetch if one is due.
     bool next_read(ReadRequest& out);
@@ -84,6 +96,7 @@ private:
     struct Frame {
         std::uint32_t len;
         std::uint32_t seq;
+        std::vector<std::uint8_t> bytes;  // empty: not modelled (the payload pattern with seq)
     };
     struct Done {  // a descriptor whose frame is in host memory
         CachedDescriptor slot;
@@ -93,6 +106,7 @@ private:
     bool descriptor_available() const { return cache_.cached() + cache_.waiting_in_host() > 0; }
     bool fetch_wanted() const;
     std::uint32_t host_bytes(const Frame& f) const { return f.len + (rctl_.secrc() ? 0 : 4); }
+    void take(Frame f);  // stage 1 for a frame the filters passed
     void pump();  // start the next frame's data write when it can
     void flush_writebacks();
     void check_threshold();
@@ -104,14 +118,14 @@ private:
     DmaMemory& mem_;
     RxStats& stats_;
     InterruptLogic& irq_;
+    StatisticsRegisters& statistics_;
+    const ReceiveFilter& filter_;
     BusInterface* bus_ = nullptr;
 
     DescriptorCache cache_;
     Rctl rctl_;
     Txdctl rxdctl_{kRxdctlReset};
     std::uint32_t rdt_ = 0;
-    // Statistics registers (clear on read).
-    std::uint32_t mpc_ = 0, rnbc_ = 0, gprc_ = 0;
 
     std::deque<Frame> fifo_;  // frames received, not yet written to the host
     std::uint32_t fifo_used_ = 0, fifo_capacity_ = 0, fifo_peak_ = 0;

@@ -11,13 +11,17 @@ namespace pcisim::e1000 {
 
 TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& params,
                DmaMemory& mem, TxStats& stats, RxStats& rx_stats, InterruptSink* irq,
-               const FrameObserver& observer)
+               const FrameObserver& observer, Eeprom& eeprom)
     : sc_module(name), index_(index), params_(params), mem_(mem), stats_(stats),
       fifo_(params.tx_fifo_bytes(params.pba_rx_kb)),
       cache_(params.descriptor_cache_entries, params.cache_line_bytes),
       mac_("mac", index, params, fifo_, stats, observer),
       irq_("interrupts", irq, stats),
-      rx_(std::string(this->name()) + ".rx", index, params, mem, rx_stats, irq_),
+      eeprom_(eeprom),
+      phy_(ModelIdentity::of(params.model), params.link_mbps()),
+      rx_(std::string(this->name()) + ".rx", index, params, mem, rx_stats, irq_, statistics_, filter_),
+      control_(index, params, eeprom, phy_, irq_, [this] { reset(); },
+               [this] { load_station_address(); }),
       pba_{params.pba_rx_kb},
       tspmt_(params.tspmt) {
     SC_HAS_PROCESS(TxPort);
@@ -25,8 +29,10 @@ TxPort::TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& 
     sensitive << finishing_done_;
     dont_initialize();
     map_registers();
+    load_station_address();
     mac_.set_ipgt(tipg_.ipgt());
     mac_.on_frame_sent([this](std::vector<std::uint8_t>&& frame) {
+        statistics_.frame_sent(frame.data(), static_cast<std::uint32_t>(frame.size()));
         spare_frames_.push_back(std::move(frame));
     });
     mac_.on_room_freed([this] { kick(); });
@@ -46,10 +52,10 @@ void TxPort::kick() {
 // The port's registers (SDM 13.4), with what a read returns and what a write does.
 void TxPort::map_registers() {
     RegisterFile& r = registers_;
-    r.add(kCtrl, "CTRL", [this] { return ctrl_; }, [this](std::uint32_t v) { ctrl_ = v; });
-    r.add(kStatus, "STATUS", [this] { return Status::link_up_1000(index_).value; }, nullptr);
+    control_.map_registers(r);
     r.add(kIcr, "ICR", [this] { return irq_.read_icr(); },
-          [this](std::uint32_t v) { irq_.clear(v); });  // 1s clear causes
+          [this](std::uint32_t v) { irq_.clear(v); },  // 1s clear causes
+          [this] { return irq_.icr(); });
     r.add(kItr, "ITR", [this] { return irq_.itr(); }, [this](std::uint32_t v) { irq_.set_itr(Itr{v}); });
     r.add(kIcs, "ICS", nullptr, [this](std::uint32_t v) { irq_.raise(v); });
     r.add(kIms, "IMS", [this] { return irq_.ims(); }, [this](std::uint32_t v) { irq_.set_mask(v); });
@@ -96,6 +102,43 @@ void TxPort::map_registers() {
     r.add(kTadv, "TADV", [this] { return irq_.tadv(); },
           [this](std::uint32_t v) { irq_.set_tadv(InterruptDelay{v}); });
     rx_.map_registers(r);
+    statistics_.map_registers(r, [this] { mac_.catch_up(); });
+    filter_.map_registers(r);
+}
+
+// An 82546's second function answers to the EEPROM's address with its last bit flipped (as the
+// Linux driver computes it, e1000_read_mac_addr).
+void TxPort::load_station_address() {
+    MacAddress station = eeprom_.mac();
+    if (index_ == 1) station[5] ^= 1;
+    filter_.reset(station);
+}
+
+void TxPort::reset() {
+    mac_.catch_up();
+    if (fifo_.used() != 0 || cache_.fetching() != 0 || !writebacks_.empty() || tso_.active() ||
+        !rx_.idle())
+        throw std::runtime_error(std::string(name()) +
+                                 ": CTRL.RST while the port still has DMA or frames in flight "
+                                 "(dropping them is not modelled); disable TCTL and RCTL and "
+                                 "wait for them first, as the Linux driver does (e1000_reset_hw)");
+    control_.reset();
+    irq_.reset();
+    cache_ = DescriptorCache(params_.descriptor_cache_entries, params_.cache_line_bytes);
+    tctl_ = Tctl{};
+    mac_.set_enabled(false);
+    tipg_ = Tipg{8};
+    mac_.set_ipgt(tipg_.ipgt());
+    txdctl_ = Txdctl{};
+    txdmac_ = Txdmac{};
+    pba_ = Pba{params_.pba_rx_kb};
+    fifo_.set_capacity(params_.tx_fifo_bytes(pba_.rx_kb()));
+    tspmt_ = params_.tspmt;
+    tdt_ = 0;
+    batch_.clear();
+    statistics_.clear();
+    rx_.reset();
+    rx_.set_rx_kb(pba_.rx_kb());
 }
 
 // Software hands the NIC descriptors up to (not including) TDT; moving TDT past TDH would
@@ -256,6 +299,7 @@ void TxPort::start_segmentation(unsigned descriptors, Picos now) {
     std::vector<CachedDescriptor> run;
     for (unsigned i = 0; i < descriptors; ++i) run.push_back(cache_.pop());
     tso_.begin(context_, packet_options(run.front().desc), run);
+    statistics_.tso_context_sent();
     const std::uint32_t room = tso_.frame_bytes(0) + (tspmt_ >> 16);
     if (room > fifo_.capacity())
         throw std::runtime_error("e1000: a " + std::to_string(tso_.frame_bytes(0)) +

@@ -30,14 +30,18 @@
 
 #include "e1000/e1000_bus_interface.h"
 #include "e1000/e1000_descriptor_cache.h"
+#include "e1000/e1000_device_control.h"
 #include "e1000/e1000_frame_timeline.h"
 #include "e1000/e1000_interrupts.h"
 #include "e1000/e1000_mac_wire.h"
 #include "e1000/e1000_params.h"
+#include "e1000/e1000_phy.h"
+#include "e1000/e1000_receive_filter.h"
 #include "e1000/e1000_register_file.h"
 #include "e1000/e1000_regs.h"
 #include "e1000/e1000_rx_port.h"
 #include "e1000/e1000_stats.h"
+#include "e1000/e1000_statistics.h"
 #include "e1000/e1000_tx_fifo.h"
 #include "e1000/e1000_tso_engine.h"
 
@@ -49,9 +53,10 @@ namespace pcisim::e1000 {
 
 class TxPort : public sc_core::sc_module, public DmaClient {
 public:
+    // `eeprom` is the part's, shared by its ports.
     TxPort(sc_core::sc_module_name name, unsigned index, const E1000Params& params,
            DmaMemory& mem, TxStats& stats, RxStats& rx_stats, InterruptSink* irq,
-           const FrameObserver& observer);
+           const FrameObserver& observer, Eeprom& eeprom);
 
     void attach(BusInterface* bus) {
         bus_ = bus;
@@ -62,6 +67,7 @@ public:
         registers_.write(offset, value);
     }
     const RegisterFile& registers() const { return registers_; }
+    std::uint32_t peek_register(std::uint32_t offset) const { return registers_.peek(offset); }
 
     bool next_read(ReadRequest& out) override;
     void read_finished(const ReadRequest& r, const DmaStats& s) override;
@@ -79,6 +85,8 @@ public:
     bool offloads_used() const { return offloads_used_; }
     RxPort& rx() { return rx_; }
     const RxPort& rx() const { return rx_; }
+    const Phy& phy() const { return phy_; }
+    const StatisticsRegisters& statistics() const { return statistics_; }
 
 private:
     struct Packet {
@@ -99,6 +107,11 @@ private:
     };
 
     void map_registers();
+    // CTRL.RST: the transmit and receive engines, the interrupt logic, the statistics and the
+    // address filters back to their reset state (the PHY and the EEPROM keep theirs).  Throws
+    // when the port still has DMA or frames in flight: dropping them is not modelled.
+    void reset();
+    void load_station_address();  // RA[0] from the EEPROM (reset, CTRL_EXT.EE_RST)
     bool tx_read(ReadRequest& out);  // the transmit engine's next read, if any
     void check_tail_move(std::uint32_t value) const;
     void size_ring_stamps();
@@ -142,13 +155,18 @@ private:
     DescriptorCache cache_;
     MacWire mac_;
     InterruptLogic irq_;
+    Eeprom& eeprom_;
+    Phy phy_;
+    StatisticsRegisters statistics_;
+    ReceiveFilter filter_;
     RxPort rx_;
+    DeviceControl control_;
     bool rx_reads_first_ = false;  // whose turn it is when both engines want to read
 
     RegisterFile registers_;
     // Registers held here (the others live in the part they control: the descriptor cache, the
-    // interrupt logic).  Reset values: TIPG.IPGT 8 (see docs/e1000.md), TXDMAC.DPP 1.
-    std::uint32_t ctrl_ = 0;
+    // interrupt logic, the device control block).  Reset values: TIPG.IPGT 8 (see
+    // docs/e1000.md), TXDMAC.DPP 1.
     Tctl tctl_;
     Tipg tipg_{8};
     Txdctl txdctl_;

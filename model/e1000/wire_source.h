@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include <systemc>
 
@@ -44,6 +46,11 @@ public:
     unsigned port() const { return port_; }
     // The time between frames at the line rate, and the frames per second that makes.
     Picos frame_interval() const { return min_interval_; }
+    // Called with every frame sent (its bytes without FCS, and when its preamble started), for
+    // a capture of the wire; nothing is built for it otherwise.
+    void on_frame(std::function<void(const std::uint8_t*, unsigned, Picos)> fn) {
+        on_frame_ = std::move(fn);
+    }
 
 private:
     void send();  // SC_METHOD: one frame's last byte arrives
@@ -57,6 +64,8 @@ private:
     unsigned burst_;        // frames per burst
     std::uint64_t sent_ = 0;
     sc_core::sc_event next_{"next"};
+    std::function<void(const std::uint8_t*, unsigned, Picos)> on_frame_;
+    std::vector<std::uint8_t> frame_;  // on_frame_'s frame, reused
 };
 
 }  // namespace pcisim

@@ -124,8 +124,11 @@ void Platform::add_transmitters() {
         }
         const std::uint64_t bar = nic_bar(n);
         PciBus& segment = nic_segment(n);
-        nics_.push_back(std::make_unique<E1000>(placement.name.c_str(), placement.params,
-                                                segment, *memory_, bar, irqs));
+        e1000::E1000Params params = placement.params;
+        const BusConfig& bus = segment.config();
+        params.slot = {bus.kind == BusKind::PciX, bus.width_bits, bus.clock_mhz};
+        nics_.push_back(std::make_unique<E1000>(placement.name.c_str(), params, segment, *memory_,
+                                                bar, irqs));
         if (placement.card >= 0) {
             const BridgeConfig& b = topology.cards[placement.card].bridge;
             mmio_router_->add_window(bar, placement.params.traits.ports * E1000::kBarBytes,

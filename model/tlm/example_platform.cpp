@@ -16,6 +16,17 @@ TlmExampleConfig TlmExampleConfig::from(const Scenario& s) {
     if (c.platform.topology.nics.size() != 1)
         throw ScenarioError({"nics: " + std::to_string(c.platform.topology.nics.size()) +
                              " NICs: the TLM example has one NIC (nic.*), expected 1"});
+    // It has pktgen and the transmit path only: a scenario that receives (wire_source.*), sends
+    // nothing or streams TCP would run as something else, or not at all.
+    if (s.boolean("wire_source.enabled"))
+        throw ScenarioError({"wire_source.enabled: true: the TLM example has no wire source and no "
+                             "receive path, it transmits only; expected false (use pcisim run)"});
+    if (!c.platform.pktgen.enabled)
+        throw ScenarioError({"pktgen.enabled: false: the TLM example transmits with pktgen and "
+                             "has nothing else to run; expected true"});
+    if (s.text("workload.kind") != "pktgen")
+        throw ScenarioError({"workload.kind: \"" + s.text("workload.kind") + "\": the TLM example "
+                             "runs pktgen only; expected \"pktgen\" (use pcisim run)"});
     // The 82544's PCI-X workaround depends on pcisim's bus, which this platform does not have.
     c.platform.driver.pcix_82544 = false;
     return c;
@@ -30,16 +41,23 @@ TlmExamplePlatform::TlmExamplePlatform(sc_core::sc_module_name name,
            {config_.platform.host.memory_latency_ps, config_.platform.host.line_transfer_ps,
             config_.platform.host.cache_line_bytes}),
       router_("router", config_.router_hop_ps),
+      pci_("pci", config_.pci_host_hop_ps, kPciMemoryBase, 0),
+      firmware_("firmware"),
       nic_("nic", config_.platform.topology.nics.front().params, config_.nic),
       irq_("irq", nic_.nic().ports()),
       host_("host", config_.platform.host),
-      mmio_("mmio"),
+      mmio_("mmio", config_.nic.timing, config_.nic.quantum_ps),
       skbs_(Platform::kSkbBase, memory_.size() - Platform::kSkbBase,
             config_.platform.host.cache_line_bytes) {
     mmio_.socket.bind(router_.in);
     nic_.dma.bind(router_.in);
+    firmware_.bind(router_.in);
     router_.add_target(ram_.socket, 0, memory_.size());
-    router_.add_target(nic_.regs, Platform::kNicBar, nic_.register_bytes());
+    router_.add_target(pci_.memory, kPciMemoryBase, kPciMemoryBytes);
+    router_.add_target(pci_.config, kPciConfigBase, kPciConfigBytes);
+    router_.add_target(pci_.io, kPciIoBase, kPciIoBytes);
+    pci_.add_device({kNicSlot, nic_.functions(), &nic_.config, E1000Tlm::kConfigBytesPerFunction,
+                     &nic_.regs, E1000::kBarBytes, &nic_.io, E1000Tlm::kIoBytesPerFunction});
     host_.bind_mmio(mmio_, config_.platform.host.mmio_down_ps, config_.platform.host.mmio_up_ps);
     for (unsigned p = 0; p < nic_.nic().ports(); ++p) nic_.irq[p].bind(irq_[p]);
     SC_METHOD(deliver_interrupt);
@@ -59,6 +77,27 @@ TlmExamplePlatform::TlmExamplePlatform(sc_core::sc_module_name name,
 }
 
 TlmExamplePlatform::~TlmExamplePlatform() = default;
+
+// What a BIOS does before the driver loads: each function's BARs assigned (the register BAR at
+// the NIC's place in pcisim's platform, the I/O BAR in I/O space), then memory and I/O decoding
+// and bus mastering turned on (PCI 2.3 6.2.2).
+void TlmExamplePlatform::start_of_simulation() {
+    auto write = [this](unsigned function, unsigned reg, std::uint32_t value) {
+        tlm::tlm_generic_payload t;
+        t.set_command(tlm::TLM_WRITE_COMMAND);
+        t.set_address(kPciConfigBase + TlmPciHost::config_address(kNicSlot, function, reg));
+        t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+        t.set_data_length(4);
+        firmware_->transport_dbg(t);
+    };
+    for (unsigned f = 0; f < nic_.functions(); ++f) {
+        const e1000::ConfigSpace& cs = nic_.nic().config_space(f);
+        write(f, 0x10 + 4 * cs.register_bar(), static_cast<std::uint32_t>(Platform::kNicBar + f * E1000::kBarBytes));
+        write(f, 0x10 + 4 * cs.io_bar(), kNicIoBar + f * E1000Tlm::kIoBytesPerFunction * 2);
+        write(f, 0x04, e1000::ConfigSpace::kIoEnable | e1000::ConfigSpace::kMemoryEnable |
+                           e1000::ConfigSpace::kBusMaster);
+    }
+}
 
 void TlmExamplePlatform::deliver_interrupt() { cpu_->set_interrupt(irq_[0].read()); }
 

@@ -2,7 +2,9 @@
 // (no byte enables), each annotated with the time the host bridge's memory takes for it, first
 // cache line `first_line_ps` and each further line `line_ps` (reads), `line_ps` per line
 // (writes).  Software running on the CPU reaches the same HostMemory directly, as an LT
-// processor reaches DRAM through DMI.
+// processor reaches DRAM through DMI; other initiators may ask for DMI too (the whole memory,
+// read and write, with the first line's time as the read latency and one line's as the write
+// latency) and read or write it by debug transport.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +33,8 @@ public:
 
 private:
     void access(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
+    unsigned debug(tlm::tlm_generic_payload& t);
+    bool direct(tlm::tlm_generic_payload& t, tlm::tlm_dmi& dmi);
 
     HostMemory& bytes_;
     TlmMemoryConfig config_;

@@ -4,7 +4,10 @@
 // time the access arrives here.  Accesses go out in the order they came (a read does not pass
 // a posted write: PCI 3.0 3.2.5; its platform has one CPU, so the CPU number tells nothing); a
 // read's value goes back to the CPU `return_latency` after
-// its b_transport and annotated delay are over.
+// its b_transport and annotated delay are over.  With loose timing the accesses go out as soon
+// as the CPU makes them, each annotated with how far the CPU is ahead of the kernel (the CPU
+// charges its cycles before it waits them), kept in a quantum keeper: a write does not wait, a
+// read waits for its value (the CPU is stalled on it in any case).
 #pragma once
 
 #include <cstdint>
@@ -15,13 +18,15 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "platform/memory_path.h"
+#include "tlm/tlm_reports.h"
 
 namespace pcisim {
 
 class TlmMmioInitiator : public sc_core::sc_module, public MmioTarget {
 public:
     SC_HAS_PROCESS(TlmMmioInitiator);
-    explicit TlmMmioInitiator(sc_core::sc_module_name name);
+    TlmMmioInitiator(sc_core::sc_module_name name, TlmTiming timing = TlmTiming::Approximate,
+                     Picos quantum_ps = 1000000);
 
     tlm_utils::simple_initiator_socket<TlmMmioInitiator> socket;
 
@@ -41,6 +46,8 @@ private:
     };
     void issue_thread();
 
+    TlmTiming timing_;
+    Picos quantum_ps_;
     std::deque<Access> accesses_;
     sc_core::sc_event arrived_{"arrived"};
     tlm::tlm_generic_payload payload_;

@@ -1,7 +1,9 @@
 // A simple TLM-2.0 interconnect: any number of initiators on `in`, targets added with the
 // address range they decode.  A transaction goes to the target whose range holds all of its
 // bytes, with the address made relative to the range's base, and `hop_ps` added to its delay;
-// one that falls outside every range gets TLM_ADDRESS_ERROR_RESPONSE.
+// one that falls outside every range gets TLM_ADDRESS_ERROR_RESPONSE.  Debug transports and DMI
+// requests are routed the same way (a DMI region is translated back to the initiator's addresses
+// and cut to the target's range, its latencies one pass longer; an invalidation from a target reaches every initiator).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +35,11 @@ private:
         std::string target;
     };
     void route(int from, tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
+    unsigned route_debug(int from, tlm::tlm_generic_payload& t);
+    bool route_direct(int from, tlm::tlm_generic_payload& t, tlm::tlm_dmi& dmi);
+    void invalidate(int to, sc_dt::uint64 start, sc_dt::uint64 end);
+    // The range holding all of [addr, addr + n), or -1.
+    int decode(std::uint64_t addr, std::uint64_t n) const;
 
     Picos hop_ps_;
     std::vector<Range> ranges_;  // ranges_[i] is out[i]

@@ -32,8 +32,10 @@
 #include "tools/output/output_file.h"
 #include "tools/output/output_paths.h"
 #include "tools/cli/input_files.h"
+#include "tools/output/verbosity.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
+#include "core/data_dir.h"
 
 namespace po = boost::program_options;
 using nlohmann::json;
@@ -67,7 +69,7 @@ const std::vector<BenchCase>& standard_cases() {
 }
 
 std::string scenario_path(const BenchCase& c) {
-    return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + c.scenario + ".json";
+    return data_path(std::string("scenarios/") + c.scenario + ".json").string();
 }
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -181,8 +183,8 @@ json bench_case(const BenchCase& c, const std::vector<std::uint64_t>& sizes, uns
         json m = median_of(samples);
         m["packets"] = n;
         sizes_out.push_back(m);
-        std::cerr << "bench: " << c.id << " " << n << " packets: "
-                  << m["wall_s"].get<double>() << " s\n";
+        output::info_stream() << "bench: " << c.id << " " << n << " packets: "
+                              << m["wall_s"].get<double>() << " s\n";
     }
     std::vector<json> points;
     for (unsigned i = 0; i < runs; ++i) points.push_back(measure(c, base, 0));

@@ -6,8 +6,8 @@
 
 namespace pcisim::cli {
 
-// Every file under the tree's scenarios/ (the calibration set, its scenarios and their
-// platforms) and docs/data/ (the reference measurements): what validate and bench read.
+// Every file under the data directory's scenarios/ (the calibration set, its scenarios and
+// their platforms) and docs/data/ (the reference measurements): what validate and bench read.
 std::vector<std::string> scenario_tree_files();
 
 }  // namespace pcisim::cli

@@ -1,5 +1,7 @@
 #include "tools/cli/provenance.h"
 
+#include <algorithm>
+
 #include <systemc>
 #include <vector>
 
@@ -48,12 +50,14 @@ nlohmann::json provenance() {
             {"command_line", args}};
 }
 
-nlohmann::json provenance_without(const std::vector<std::string>& output_options) {
+nlohmann::json provenance_without(const std::vector<std::string>& output_options,
+                                  const std::vector<std::string>& output_flags) {
     nlohmann::json p = provenance();
     const std::vector<std::string> all = p["command_line"];
     std::vector<std::string> kept;
     for (std::size_t i = 0; i < all.size(); ++i) {
-        bool dropped = false;
+        bool dropped =
+            std::find(output_flags.begin(), output_flags.end(), all[i]) != output_flags.end();
         for (const auto& option : output_options) {
             if (all[i] == option) {
                 ++i;  // and its value
@@ -76,8 +80,8 @@ std::vector<MetricSpec> provenance_metrics() {
          "uncommitted changes; unknown outside a checkout)."},
         {"provenance.systemc_version", "", "The SystemC library's version."},
         {"provenance.command_line[]", "", "The command, program name first; for run, without "
-         "the options that only choose where outputs go (--json, --vcd, --trace; --window stays: "
-         "a window past the run's end makes the run longer)."},
+         "the options that only choose where outputs go (--json, --vcd, --trace, --pcap, -q; "
+         "--window stays: a window past the run's end makes the run longer)."},
     };
 }
 

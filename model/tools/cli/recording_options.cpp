@@ -24,18 +24,23 @@ void RecordingOptions::add_to(po::options_description& opts) {
         "write the window as Chrome trace-event JSON (Perfetto, chrome://tracing)")(
         "window", po::value<std::string>(&window),
         "START_US:END_US of simulated time to record, at most 20000 us long (default: from the "
-        "end of the warm-up); a window past the run's end makes the run longer");
+        "end of the warm-up); a window past the run's end makes the run longer")(
+        "pcap", po::value<std::string>(&pcap),
+        "write every frame on the wire during the run as pcapng (tcpdump, Wireshark), stamped "
+        "with its simulated time ('-': to stdout)");
 }
 
 void RecordingOptions::note_given(const po::variables_map& vm) {
     vcd_given = vm.count("vcd") > 0;
     trace_given = vm.count("trace") > 0;
+    pcap_given = vm.count("pcap") > 0;
 }
 
 std::vector<output::OutputFile> RecordingOptions::outputs() const {
     std::vector<output::OutputFile> out;
     if (vcd_given) out.push_back({"--vcd", vcd});
     if (trace_given) out.push_back({"--trace", trace});
+    if (pcap_given) out.push_back({"--pcap", pcap});
     return out;
 }
 

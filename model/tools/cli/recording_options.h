@@ -1,4 +1,5 @@
-// --vcd FILE, --trace FILE and --window START_US:END_US, shared by `run` and `explain`.
+// --vcd FILE, --trace FILE and --window START_US:END_US, shared by `run` and `explain`; and
+// --pcap FILE, every frame on the wire during the whole run (tools/output/pcap_writer.h).
 #pragma once
 
 #include <memory>
@@ -20,14 +21,14 @@ namespace pcisim::cli {
 constexpr double kMaxRecordingUs = 20000;
 
 struct RecordingOptions {
-    std::string vcd, trace, window;
-    bool vcd_given = false, trace_given = false;
+    std::string vcd, trace, window, pcap;
+    bool vcd_given = false, trace_given = false, pcap_given = false;
 
     void add_to(boost::program_options::options_description& opts);
     // Notes which options were given (an empty --vcd "" is given, and refused by check_outputs).
     void note_given(const boost::program_options::variables_map& vm);
     bool wanted() const { return vcd_given || trace_given; }
-    // --vcd and --trace as outputs to check (output::check_outputs).
+    // --vcd, --trace and --pcap as outputs to check (output::check_outputs).
     std::vector<output::OutputFile> outputs() const;
     // The window asked for, or `default_us` of simulated time from the end of the warm-up.
     // Throws std::invalid_argument for a malformed --window (NaN, infinite, negative, empty),

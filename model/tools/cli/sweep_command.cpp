@@ -8,20 +8,25 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
 #include "tools/cli/provenance.h"
 #include "tools/cli/numeric_options.h"
+#include "tools/cli/metrics_reference.h"
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
 #include "tools/output/output_paths.h"
 #include "tools/output/output_lock.h"
+#include "tools/output/verbosity.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
+#include "core/data_dir.h"
 #include "tools/sweep/progress.h"
 #include "tools/sweep/sweep_axes.h"
 #include "tools/sweep/sweep_journal.h"
@@ -36,7 +41,7 @@ namespace {
 
 const char* kSweepUsage =
     "pcisim sweep SCENARIO --vary KEY=V1,V2,...|KEY=A:B:STEP ... [--set KEY=VALUE ...] [-j N]\n"
-    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume] [--force]";
+    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume] [--force] [--columns LIST]";
 
 // A sweep larger than this is more likely a typo in a STEP than a plan; --force runs it.
 constexpr std::size_t kPointsWithoutForce = 100000;
@@ -52,12 +57,32 @@ struct SweepArgs {
     double timeout_s = 0;
     bool resume = false;
     bool force = false;
+    std::vector<std::string> columns;  // --columns, split at the commas
 };
+
+// --columns: names of the CSV's metric columns, each checked against the metrics reference
+// (a list's index, "cpus.0.busy_fraction", is "cpus[].busy_fraction" there).
+std::vector<std::string> metric_columns(const std::string& list) {
+    std::set<std::string> known;
+    for (const auto& m : run_json_metrics()) known.insert(m.key);
+    const std::regex index(R"(\.[0-9]+(?=\.|$))");
+    std::vector<std::string> names;
+    std::stringstream in(list);
+    for (std::string name; std::getline(in, name, ',');) {
+        if (!known.count(std::regex_replace(name, index, "[]")))
+            throw po::error("--columns: \"" + name + "\" is not a metric; expected names as in "
+                            "the CSV header, from 'pcisim metrics' (tx_pps, "
+                            "bus.utilisation_fraction, cpus.0.busy_fraction)");
+        names.push_back(name);
+    }
+    if (names.empty()) throw po::error("--columns: no metric named; expected NAME[,NAME...]");
+    return names;
+}
 
 // nullopt when --help was asked for (and printed).
 std::optional<SweepArgs> parse_sweep_args(const Args& args) {
     SweepArgs a;
-    std::string jobs, timeout = "0";
+    std::string jobs, timeout = "0", columns;
     po::options_description opts(kSweepUsage);
     opts.add_options()("help,h", "this help")(
         "vary", po::value<std::vector<std::string>>(&a.varies)->multitoken()->composing(),
@@ -80,6 +105,10 @@ std::optional<SweepArgs> parse_sweep_args(const Args& args) {
         "crash): its ok points are kept, the others run")(
         "force", po::bool_switch(&a.force),
         "run a sweep of more than 100000 points")(
+        "columns", po::value<std::string>(&columns),
+        "the metrics the CSV has, comma-separated, in this order (names as in the CSV's header: "
+        "tx_pps,cpus.0.busy_fraction); default: all, the headline ones first.  OUT.json keeps "
+        "every metric")(
         "scenario", po::value<std::string>(&a.file), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
@@ -90,6 +119,7 @@ std::optional<SweepArgs> parse_sweep_args(const Args& args) {
     if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
     if (vm.count("jobs")) a.jobs = parse_count("-j", jobs, 1, kMaxWorkers);
     a.timeout_s = parse_finite("--timeout-s", timeout, 0, false);
+    if (vm.count("columns")) a.columns = metric_columns(columns);
     return a;
 }
 
@@ -229,6 +259,7 @@ int sweep(const Args& args) {
     table.scenario_file = a.file;
     table.sets = a.sets;
     table.provenance = provenance();
+    table.csv_columns = a.columns;
     // Every string of OUT.json is known now; one that is not UTF-8 would fail the write after
     // every point ran.
     if (auto bad = output::invalid_utf8(sweep::identity_json(table))) {
@@ -286,11 +317,12 @@ int sweep(const Args& args) {
         else table.rows[i] = std::move(it->second);
     }
     if (a.resume)
-        std::cerr << "pcisim sweep: resuming: " << points.size() - todo.size() << " of "
+        output::info_stream() << "pcisim sweep: resuming: " << points.size() - todo.size() << " of "
                   << points.size() << " points already done\n";
     if (points.size() > kPointsWithoutForce)
-        std::cerr << "pcisim sweep: " << points.size() << " points (--force)\n";
-    sweep::Progress progress(std::cerr, isatty(STDERR_FILENO), todo.size());
+        output::info_stream() << "pcisim sweep: " << points.size() << " points (--force)\n";
+    sweep::Progress progress(output::info_stream(), isatty(STDERR_FILENO) && !output::quiet(),
+                             todo.size());
     std::size_t failed = 0;
     std::string journal_error;  // why the journal could not be written; the sweep then stops
     auto collect = [&](std::size_t job, const sweep::JobOutcome& o) {
@@ -354,7 +386,7 @@ int sweep(const Args& args) {
                   << sweep::kInterrupted << "\"); continue with the same command and --resume\n";
         return 128 + stopped_by;  // as a shell reports a command a signal ended
     }
-    std::cout << "wrote " << a.out << " and " << sweep::json_path_for(a.out) << ": "
+    output::report_stream("") << "wrote " << a.out << " and " << sweep::json_path_for(a.out) << ": "
               << points.size() << " points, " << failed << " failed\n";
     return failed ? 1 : 0;
 }

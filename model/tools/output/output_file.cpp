@@ -11,6 +11,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "tools/output/verbosity.h"
+
 namespace fs = std::filesystem;
 
 namespace pcisim::output {
@@ -86,10 +88,12 @@ void write_text_file(const std::string& path, const std::string& text) {
 bool is_stdout(const std::string& path) { return path == "-"; }
 
 std::ostream& report_stream(const std::string& json_path) {
+    if (quiet()) return null_stream();
     return is_stdout(json_path) ? std::cerr : std::cout;
 }
 
 std::ostream& report_stream(const std::vector<std::string>& output_paths) {
+    if (quiet()) return null_stream();
     for (const auto& path : output_paths)
         if (is_stdout(path)) return std::cerr;
     return std::cout;
