@@ -42,6 +42,8 @@ TEST_CASE("run refuses every output aimed at its scenario, its platform or anoth
         {"--json " + (dir / "link.json"), "--json " + (dir / "link.json") + ": is the input file " + s},
         {"--vcd " + (dir / "o") + " --json " + (dir / "o"), "is also the output of --json"},
         {"--json - --trace -", "--trace -: the standard output already takes --json"},
+        {"--pcap " + s, "--pcap " + s + ": is the input file"},
+        {"--json " + (dir / "o") + " --pcap " + (dir / "o"), "--pcap " + (dir / "o") + ": is also the output of --json"},
         {"--json ''", "--json \"\": an empty file name"},
         {"--vcd " + (dir / "missing/o.vcd"), "does not exist; expected an existing folder"},
         {"--trace " + dir.path.string(), "is a folder; expected a file name"},

@@ -143,3 +143,22 @@ TEST_CASE("no CPU share of the window is above 1, nor the TCP sender's CPU above
         if (r.contains("tcp")) CHECK(r["tcp"]["send_cpu_pct"].get<double>() <= 100 + 1e-10);
     }
 }
+
+TEST_CASE("explain refuses a window that holds one burst, and explains one of many", "[rates]") {
+    // notxints with the stock ring: 253 packets let out per 1 ms cleanup tick.  explain's 1 ms
+    // window held one burst and gave a period of 1316.5 ns against the run's 3855.3.
+    const std::string args = "explain " + scenario_path("xeon-pcix-133") + " --set driver.notxints=true";
+    CommandOutcome burst = run_pcisim(args);
+    INFO(burst.err);
+    CHECK(burst.exit_code == 1);
+    CHECK(contains(burst.err, "the recorded window holds no steady traffic to explain: 253 frames "
+                              "in the 1000.0 us window come in bursts"));
+    CHECK(contains(burst.err, "choose a --window that spans many bursts"));
+    TempDir dir;
+    CommandOutcome many = run_pcisim(args + " --window 6000:26000 --json " + (dir / "x.json"));
+    INFO(many.err);
+    REQUIRE(many.exit_code == 0);
+    const json x = json::parse(slurp(dir / "x.json"));
+    // 20 bursts of 253 packets: about 1e9 / 253000 ns a packet.
+    CHECK(x["period_ns"].get<double>() == Approx(1e9 / 253000).epsilon(0.05));
+}
