@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI beyond the README's build and tests: the whole test suite built with AddressSanitizer and
-# UndefinedBehaviorSanitizer, then a bounded libFuzzer run on the scenario loader and the
-# --set/--vary parsers.  One clang build serves both (PCISIM_SANITIZE + PCISIM_FUZZ).
+# UndefinedBehaviorSanitizer, then bounded libFuzzer runs on the scenario loader and the
+# --set/--vary parsers, and on the commands' output-path checks.  One clang build serves both
+# (PCISIM_SANITIZE + PCISIM_FUZZ).
 #
 #   bash tests/ci-extra.sh [BUILD_DIR]        (default: build/sanitize)
 #   PCISIM_FUZZ_RUNS=N                        fuzz inputs to try (default 12000)
