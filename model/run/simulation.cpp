@@ -127,7 +127,8 @@ std::string receive_state(const Platform& platform, const PortSoftware& sw) {
       << rx.fifo_capacity() << " B used";
     if (!rx.enabled()) o << "; the receiver is off (RCTL.EN clear)";
     else if (rx.fifo_capacity() == 0) o << "; the NIC has no receive buffer (nic.pba_rx_kb 0)";
-    else if (rx.rdh() == rx.rdt()) o << "; the driver has handed the NIC no receive descriptor (RDT = RDH)";
+    else if (rx.rdh() == rx.rdt())
+        o << "; the driver has handed the NIC no receive descriptor (RDT = RDH)";
     return o.str();
 }
 
