@@ -32,7 +32,7 @@ struct RegisterClient : sc_core::sc_module {
                   unsigned length = 4) {
         std::uint8_t data[8] = {};
         std::memcpy(data, &value, 4);
-        tlm::tlm_generic_payload t;
+        tlm::tlm_generic_payload& t = payload_;
         t.set_command(command);
         t.set_address(addr);
         t.set_data_ptr(data);
@@ -51,6 +51,12 @@ struct RegisterClient : sc_core::sc_module {
         return access(tlm::TLM_WRITE_COMMAND, addr, v);
     }
     explicit RegisterClient(sc_core::sc_module_name name) : sc_module(name) {}
+
+  private:
+    // A member, not on the thread's stack: a test that ends its simulation by an sc_report
+    // leaves the thread suspended in access(), and a payload there would never be destroyed
+    // (LeakSanitizer sees its extension array).
+    tlm::tlm_generic_payload payload_;
 };
 
 e1000::E1000Params default_nic() {
