@@ -7,6 +7,7 @@
 //
 // The scenario (default: every key's default) gives the NIC, CPU, driver, pktgen and host
 // memory; the options give the TLM platform's own timing and how long to measure.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -19,6 +20,7 @@
 
 #include "core/sim_time.h"
 #include "run/scenario.h"
+#include "run/sustained_rate.h"
 #include "tlm/example_platform.h"
 
 namespace po = boost::program_options;
@@ -27,6 +29,8 @@ using namespace pcisim;
 namespace {
 
 const char* kProgram = "pcisim-tlm-example";
+// Fewer frames than this in the window measure no rate (as in pcisim run).
+constexpr std::uint64_t kMinFrames = 10;
 
 struct Options {
     std::string scenario;
@@ -126,16 +130,31 @@ int sc_main(int argc, char* argv[]) {
         E1000& nic = platform.nic().nic();
         // The rate between the first and the last frame that leave in the window.
         const Picos start = ns_to_ps(o.warmup_us * 1000), end = start + ns_to_ps(o.time_us * 1000);
-        std::uint64_t frames = 0;
-        Picos first = 0, last = 0;
+        FrameCheck window;  // the frames in the window, as pcisim run measures them
+        window.open_window();
         nic.set_frame_observer([&](unsigned, const std::uint8_t*, unsigned, Picos when) {
             if (when < start || when >= end) return;
-            if (frames++ == 0) first = when;
-            last = when;
+            if (window.window_frames > 0) window.longest_gap = std::max(window.longest_gap, when - window.last);
+            if (window.window_frames++ == 0) window.first = when;
+            window.last = when;
         });
         sc_core::sc_start(ps(end));
-        std::uint32_t size = config.platform.pktgen.size;
-        double pps = frames > 1 ? (frames - 1) / (ps_to_us(last - first) * 1e-6) : 0.0;
+        const std::uint64_t frames = window.window_frames;
+        const std::uint32_t size = config.platform.pktgen.size;
+        // A deadlocked ring, a window too short or bursts: no rate to print (pcisim run's rules,
+        // run/sustained_rate.h).
+        const bool done = config.platform.pktgen.count && platform.software().pktgen->sent() >= config.platform.pktgen.count;
+        if (frames < kMinFrames) {
+            std::ostringstream why;
+            why << "only " << frames << " frames left in the " << o.time_us << " us after "
+                << o.warmup_us << " us, too few to measure a rate (at least " << kMinFrames
+                << "): a deadlocked ring, or a --time-us too short";
+            throw std::runtime_error(why.str());
+        }
+        if (std::string bursts = unsteady_frames(window, start, end, done); !bursts.empty())
+            throw std::runtime_error(bursts + "; no rate the port sustains can be read from this "
+                                     "window (a ring that stopped, or bursts: a longer --time-us)");
+        double pps = (frames - 1) / (ps_to_us(window.last - window.first) * 1e-6);
         std::cout << "e1000 " << config.platform.topology.nics.front().params.model << " over TLM-2.0 (router "
                   << o.router_ns << " ns, register access " << o.register_ns << " ns, memory "
                   << ps_to_ns(config.platform.host.memory_latency_ps) << " ns, " << o.timing

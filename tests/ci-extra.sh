@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # CI beyond the README's build and tests: the whole test suite built with AddressSanitizer and
-# UndefinedBehaviorSanitizer, then a bounded libFuzzer run on the scenario loader and the
-# --set/--vary parsers.  One clang build serves both (PCISIM_SANITIZE + PCISIM_FUZZ).
+# UndefinedBehaviorSanitizer, then bounded libFuzzer runs on the scenario loader and the
+# --set/--vary parsers, and on the commands' output-path checks.  One clang build serves both
+# (PCISIM_SANITIZE + PCISIM_FUZZ).
 #
 #   bash tests/ci-extra.sh [BUILD_DIR]        (default: build/sanitize)
 #   PCISIM_FUZZ_RUNS=N                        fuzz inputs to try (default 12000)
-#   PCISIM_FUZZ_SECONDS=N                     fuzzing time cap (default 60)
+#   PCISIM_FUZZ_SECONDS=N                     fuzzing time cap per target (default 60)
+#   PCISIM_FUZZ_OUTPUT_RUNS=N                 output-path fuzz inputs (default 4000)
 #
 # The fuzz run has a fixed seed and a fixed number of inputs, so CI sees the same inputs every
 # time: a new crash shows up in a change that causes it, not at random.  Run it longer by hand
@@ -48,3 +50,10 @@ runs=()
     -timeout=10 -max_len=4096 \
     -print_final_stats=1 -artifact_prefix="$build/fuzz-" \
     "$scratch" tests/fuzz/corpus tests/fuzz/crashers
+# The output-path checks: every output they let pass is written, and no input or other output
+# may change (tests/fuzz/output_paths_input.h).  A file system round per input: fewer inputs.
+mkdir "$scratch/outputs"
+"$build/pcisim_fuzz_output_paths" -seed=1 -runs="${PCISIM_FUZZ_OUTPUT_RUNS:-4000}" \
+    -max_total_time="$fuzz_seconds" -timeout=10 -max_len=512 \
+    -print_final_stats=1 -artifact_prefix="$build/fuzz-outputs-" \
+    "$scratch/outputs" tests/fuzz/outputs-corpus

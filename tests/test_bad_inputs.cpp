@@ -463,6 +463,12 @@ TEST_CASE("numeric tool options refuse NaN, infinities and non-positive counts")
         {run + "-1:5", "--window -1:5: "},
         {run + "5:1", "--window 5:1: "},
         {"explain " + bus_demo() + " --window nan:1", "--window nan:1: \"nan\" is not a finite"},
+        // A recording keeps every transaction: its length is bounded, and so is its end (the
+        // run goes on until the window has closed).
+        {"explain " + bus_demo() + " --window 0:1e9",
+         "--window 0:1e9: 1e+09 us is longer than a recording may be"},
+        {run + "0:20001", "--window 0:20001: 20001 us is longer than a recording may be"},
+        {run + "1e9:1000000010", "--window 1e9:1000000010: ends after "},
         {"bench --runs -1", "--runs -1: expected a whole number from 1 to 1000"},
         {"bench --runs 0", "--runs 0: expected a whole number from 1 to 1000"},
         {"bench --packets inf", "--packets inf: expected a whole number from 1 to"},

@@ -161,7 +161,9 @@ TEST_CASE("results are the same with and without the bus's run-ahead") {
         {"opteron-2.0-nforce", ""},
         {"opteron-v20z-pcix-133", "--set driver.txdmac_prefetch=true --set packet.size=300"},
         {"intel-server-32-66", "--set driver.tdt_from_timer=true"},
-        {"phi-64-100-82546", "--set driver.notxints=true"},
+        // (notxints with the stock ring of 256 sends bursts a timer tick apart: a fixed 2 ms window
+        // of them measures no sustained rate, and the run refuses it.)
+        {"phi-64-100-82546", "--set driver.notxints=true --set driver.ring_size=1024"},
         {"athlon-32-33-82540em", "--set packet.size=1000"},
         {"preloaded-fifo", ""},
     };
@@ -175,11 +177,12 @@ TEST_CASE("results are the same with and without the bus's run-ahead") {
         REQUIRE(std::system((base + "ahead.json > /dev/null").c_str()) == 0);
         REQUIRE(std::system((base + "observed.json --trace observed-trace.json --window 0:3999"
                                     " > /dev/null").c_str()) == 0);
-        std::string ahead = slurp("ahead.json"), observed = slurp("observed.json");
+        std::string ahead = pcisim::test::results_without_provenance("ahead.json"),
+                    observed = pcisim::test::results_without_provenance("observed.json");
         std::remove("ahead.json");
         std::remove("observed.json");
         std::remove("observed-trace.json");
-        CHECK(!ahead.empty());
+        CHECK(ahead != "null");
         CHECK(ahead == observed);
     }
 }

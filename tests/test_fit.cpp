@@ -279,3 +279,24 @@ TEST_CASE("fit --json - writes only the JSON to stdout, with standard errors, th
     CHECK(fit["k_bytes_se"].get<double>() > 0);
     CHECK(fit["B_bytes_per_s_se"].get<double>() > 0);
 }
+
+TEST_CASE("fit refuses what is no sweep CSV before reading it whole", "[fit]") {
+    using namespace pcisim::test;
+    TempDir dir;
+    REQUIRE(std::system(("mkfifo " + (dir / "fifo")).c_str()) == 0);
+    // /dev/zero grew the old reader to 10 GB; a FIFO would block; a file with no line end is
+    // one record that never ends.
+    std::ofstream(dir / "endless.csv") << std::string(17 << 20, 'x');
+    const std::pair<std::string, std::string> cases[] = {
+        {"/dev/zero", "/dev/zero: not a regular file; expected a sweep's CSV file"},
+        {dir / "fifo", ": not a regular file"},
+        {dir / "missing.csv", "missing.csv: No such file or directory"},
+        {dir / "endless.csv", "line 1: a record longer than 16777216 bytes"},
+    };
+    for (const auto& [file, message] : cases) {
+        CommandOutcome o = run_pcisim("fit " + file);
+        INFO(file << ": " << o.err);
+        CHECK(o.exit_code == 2);
+        CHECK(contains(o.err, message));
+    }
+}

@@ -63,6 +63,23 @@ TEST_CASE("run --json carries the provenance beside the resolved scenario") {
     CHECK(r["provenance"]["command_line"].dump().find(out) == std::string::npos);
 }
 
+TEST_CASE("run's provenance keeps --window as it can change the results") {
+    TempDir dir;
+    const std::string plain = dir / "plain.json", recorded = dir / "recorded.json";
+    const std::string run = "run " + scenario_path("bus-demo") + kShortRun + " --json ";
+    REQUIRE(run_pcisim(run + plain).exit_code == 0);
+    // A window past the run's own end makes the run go on until it has closed.
+    REQUIRE(run_pcisim(run + recorded + " --vcd " + (dir / "w.vcd") + " --window 0:1000")
+                .exit_code == 0);
+    const json a = json::parse(slurp(plain)), b = json::parse(slurp(recorded));
+    CHECK(a["window_us"] != b["window_us"]);
+    const std::string line = b["provenance"]["command_line"].dump();
+    INFO(line);
+    CHECK(contains(line, "\"--window\",\"0:1000\""));
+    CHECK_FALSE(contains(line, "--vcd"));
+    CHECK_FALSE(contains(line, "w.vcd"));
+}
+
 TEST_CASE("explain --json carries the provenance and the resolved scenario") {
     TempDir dir;
     const std::string out = dir / "explain.json";

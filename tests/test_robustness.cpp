@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -147,4 +148,66 @@ TEST_CASE("a long run shows its progress on a terminal, and never in a pipe", "[
     INFO(shown);
     CHECK(contains(shown, "pcisim run: phi-32-66-82541: simulating, 2 s of wall time"));
     CHECK(contains(shown, "wall-clock limit simulation.max_wall_s = 3 s exceeded"));
+}
+
+namespace {
+// A sweep of `points` bus-demo points of `window_us` each writing to `out`.
+std::string short_sweep(int points, const std::string& out, int window_us = 200, int jobs = 2) {
+    const std::string window = std::to_string(window_us);
+    return pcisim_binary() + " sweep " + scenario_path("bus-demo") +
+           " --vary simulation.seed=1:" + std::to_string(points) +
+           ":1 --set simulation.warmup_us=20 --set simulation.batch_us=200"
+           " --set simulation.min_window_us=" + window + " --set simulation.max_window_us=" +
+           window + " -j " + std::to_string(jobs) + " -o " + out;
+}
+}  // namespace
+
+TEST_CASE("a sweep whose journal cannot be written stops, keeps whole lines, and resumes",
+          "[robust][sweep]") {
+    TempDir dir;
+    const std::string out = dir / "f.csv", err = dir / "err.txt";
+    // A 16 KiB file-size limit (SIGXFSZ ignored, so the write fails with EFBIG) stands for a
+    // full disk: the journal's header and some rows fit, then a row does not.
+    const std::string limited = "bash -c \"ulimit -f 16; trap '' XFSZ; exec " +
+                                short_sweep(40, out) + "\" >/dev/null 2>" + err;
+    int status = std::system(limited.c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+    const std::string said = slurp(err);
+    INFO(said);
+    CHECK(contains(said, "cannot write " + (dir / "f.journal") + ": File too large; stopped the sweep"));
+    CHECK(contains(said, "continue with the same command and --resume"));
+    // Every point counted is in the journal, and the journal ends with a whole line.
+    const std::string journal = slurp(dir / "f.journal");
+    REQUIRE_FALSE(journal.empty());
+    CHECK(journal.back() == '\n');
+    const auto lines = static_cast<std::size_t>(std::count(journal.begin(), journal.end(), '\n'));
+    CHECK(lines < 41);
+    CHECK(contains(said, std::to_string(lines - 1) + " points of this run are in"));
+    CHECK(contains(said, "sweep: " + std::to_string(lines - 1) + "/40 points"));
+    CHECK_FALSE(contains(said, "sweep: " + std::to_string(lines) + "/40 points"));
+    // Without the limit, --resume runs only the rest.
+    CommandOutcome resumed = run_pcisim(short_sweep(40, out).substr(pcisim_binary().size()) +
+                                        " --resume");
+    CHECK(resumed.exit_code == 0);
+    CHECK(contains(resumed.err, "resuming: " + std::to_string(lines - 1) + " of 40 points"));
+    CHECK(sweep::read_table(out).rows.size() == 40);
+}
+
+TEST_CASE("a sweep whose report pipe closes stops cleanly and resumes", "[robust][sweep]") {
+    TempDir dir;
+    const std::string out = dir / "p.csv", rc = dir / "rc.txt";
+    // Points of 20 ms simulated, one at a time: head has gone long before the last.
+    std::system(("bash -c '" + short_sweep(6, out, 20000, 1) +
+                 " 2>&1 | head -n 1 >/dev/null; echo ${PIPESTATUS[0]} >" + rc + "'")
+                    .c_str());
+    CHECK(slurp(rc) == "141\n");  // 128 + SIGPIPE, as the shell reports a command it ended
+    sweep::SweepTable partial = sweep::read_table(out);
+    REQUIRE(partial.rows.size() == 6);
+    CHECK(partial.rows[0].ok);
+    CHECK(partial.rows[5].error == "interrupted");
+    CommandOutcome resumed =
+        run_pcisim(short_sweep(6, out, 20000, 1).substr(pcisim_binary().size()) + " --resume");
+    CHECK(resumed.exit_code == 0);
+    CHECK(contains(resumed.err, "resuming: "));
 }

@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "run/scenario.h"
 
 namespace pcisim::test {
@@ -62,6 +64,14 @@ inline CommandOutcome run_pcisim(const std::string& args,
     int status =
         std::system((pcisim_binary() + " " + args + " >" + stdout_to + " 2>" + err).c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
+}
+
+// A run's results file without its provenance: what was simulated, whatever the command line
+// that asked for it (--window, which makes a recorded run's command line differ, is in it).
+inline std::string results_without_provenance(const std::string& path) {
+    nlohmann::json r = nlohmann::json::parse(slurp(path), nullptr, false);
+    if (r.is_object()) r.erase("provenance");
+    return r.dump();
 }
 
 inline bool contains(const std::string& text, const std::string& part) {

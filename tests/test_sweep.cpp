@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -138,6 +139,48 @@ TEST_CASE("two shards merged equal the unsharded sweep", "[sweep]") {
     CHECK_FALSE(fs::exists(dir / "bad.csv"));
 }
 
+TEST_CASE("merge refuses rows that are not points of their sweep", "[sweep]") {
+    TempDir dir;
+    std::string axes = " --vary masters.0.bytes=128,256 bus.clock_mhz=33,66" + kShort;
+    REQUIRE(run(pcisim_binary() + " sweep " + kScenario + axes + " --shard 0/2 -o " + (dir / "s0.csv")) == 0);
+    REQUIRE(run(pcisim_binary() + " sweep " + kScenario + axes + " --shard 1/2 -o " + (dir / "s1.csv")) == 0);
+    const json good = json::parse(slurp(dir / "s1.json"));
+    struct Edit {
+        const char* what;
+        std::function<void(json&)> edit;
+        const char* message;
+    };
+    const std::vector<Edit> edits = {
+        {"a value off its axis", [](json& d) { d["rows"][0]["values"]["bus.clock_mhz"] = 100; },
+         "point 1: bus.clock_mhz is 100, where the axes put 66"},
+        {"a status neither ok nor failed", [](json& d) { d["rows"][0]["status"] = "maybe"; },
+         "status \"maybe\"; expected ok or failed"},
+        {"a point of the other shard", [](json& d) { d["rows"][0]["point"] = 2; },
+         "point 2: not in shard 1/2"},
+        {"a point past the product", [](json& d) { d["rows"][0]["point"] = 9; },
+         "point 9: beyond the 4 points of the sweep"},
+        {"a failed row without its reason",
+         [](json& d) { d["rows"][0]["status"] = "failed", d["rows"][0]["error"] = ""; },
+         "status failed without its reason"},
+        {"a metric that is no number", [](json& d) { d["rows"][0]["metrics"]["tx_pps"] = "fast"; },
+         "metric tx_pps is \"fast\", not a number"},
+        {"points_total that does not fit the axes", [](json& d) { d["points_total"] = 6; },
+         "points_total 6 and shard do not fit the 4 points"},
+    };
+    for (const Edit& e : edits) {
+        INFO(e.what);
+        json doc = good;
+        e.edit(doc);
+        std::ofstream(dir / "s1.json") << doc.dump();
+        CommandOutcome o =
+            run_pcisim("merge " + (dir / "m.csv") + " " + (dir / "s0.csv") + " " + (dir / "s1.csv"));
+        INFO(o.err);
+        CHECK(o.exit_code == 2);
+        CHECK(contains(o.err, e.message));
+        CHECK_FALSE(fs::exists(dir / "m.csv"));
+    }
+}
+
 TEST_CASE("bad sweep arguments exit 2 naming the key", "[sweep]") {
     TempDir dir;
     std::string base = pcisim_binary() + " sweep " + kScenario + " -o " + (dir / "x.csv");
@@ -146,6 +189,16 @@ TEST_CASE("bad sweep arguments exit 2 naming the key", "[sweep]") {
     CHECK(run(base + " --vary bus.clock_mhz=33:66:0") == 2);
     CHECK(run(base + " --vary bus.no_such_key=1,2") == 2);
     CHECK(run(base + " --vary bus.clock_mhz=33 --shard 2/2") == 2);
+    CHECK_FALSE(fs::exists(dir / "x.csv"));
+    // A list item the scenario does not have would fail every point: refused up front.
+    const std::string quad = "sweep " + scenario_path("xeon-pcix-133-quad-2cpu") + " -o " + (dir / "x.csv");
+    CommandOutcome past = run_pcisim(quad + " --vary nics.3.model=82546,82545");
+    CHECK(past.exit_code == 2);
+    CHECK(contains(past.err, "--vary nics.3.model: index 3 is past the end of nics (2 items"));
+    CommandOutcome no_list = run_pcisim(
+        "sweep " + scenario_path("xeon-pcix-133") + " -o " + (dir / "x.csv") + " --vary nics.0.model=82546");
+    CHECK(no_list.exit_code == 2);
+    CHECK(contains(no_list.err, "--vary nics.0.model: nics is no list in the scenario"));
     CHECK_FALSE(fs::exists(dir / "x.csv"));
     CHECK_THROWS_WITH(sweep::parse_axis("packet.size=60:x:4"), Catch::Contains("packet.size") &&
                                                                   Catch::Contains("A:B:STEP"));

@@ -22,8 +22,10 @@ using nlohmann::json;
 
 namespace {
 
-json run(std::vector<std::string> sets, double us = 3000) {
+json run(std::vector<std::string> sets, double us = 3000, double max_us = 0) {
     for (auto& o : test::fixed_window(us, 1000)) sets.push_back(o);
+    // A window that may grow (max_us): until the measured rates are the sustained ones.
+    if (max_us > 0) sets.push_back("simulation.max_window_us=" + std::to_string(max_us));
     Scenario s = Scenario::load(test::scenario_path("hp-ia64-netperf"), sets);
     Simulation sim(s);
     return sim.run();
@@ -182,13 +184,13 @@ TEST_CASE("a netperf stream stays inside its window, in order, with an ACK per t
 
 TEST_CASE("throughput is bounded by the wire: a large window and a short round trip reach it") {
     json r = run({"tcp.socket_buffer_bytes=1048576", "tcp.rtt_us=20", "cpu.clock_mhz=4000",
-                  "tcp.receiver_segment_us=0"});
+                  "tcp.receiver_segment_us=0"}, 3000, 30000);
     // Each 1448-byte payload takes 1448 + 54 headers + 4 FCS + 8 preamble + 12 IFG on the wire.
     const double wire = 1000.0 * 1448 / (1448 + 78);
     const double mbit = r["tcp"]["throughput_mbit_s"].get<double>();
-    // The window counts the segments that ended in it: one more than its length holds, at most.
-    const double one_segment = 1448.0 * 8 / 3000;
-    CHECK(mbit <= wire + one_segment);
+    // A 3 ms window counted one segment more than its length holds (949.9 Mbit/s); the run
+    // takes a longer one until the payload is not above what the wire carries.
+    CHECK(mbit <= wire);
     CHECK(mbit > 0.97 * wire);
 }
 
@@ -225,23 +227,24 @@ TEST_CASE("bad tcp keys are rejected naming the key, the value and what was expe
     problems = test::load_problems(file, {"workload.kind=udp"});
     REQUIRE(problems.size() == 1);
     CHECK_THAT(problems[0], Catch::Contains("workload.kind") && Catch::Contains("tcp_stream"));
-    // Checked when the platform is made: a buffer smaller than two segments.
-    Scenario s = Scenario::load(file, {"tcp.socket_buffer_bytes=2048"});
-    CHECK_THROWS_WITH(TcpStreamOptions::from(s),
-                      Catch::Contains("tcp.socket_buffer_bytes: 2048") &&
-                          Catch::Contains("at least 2896"));
+    // What the sender's config refuses is a scenario problem at load (pcisim check), not a run
+    // that fails: a buffer smaller than two segments, ...
+    auto one = [&](std::vector<std::string> sets) {
+        auto p = test::load_problems(file, sets);
+        REQUIRE(p.size() == 1);
+        return p[0];
+    };
+    CHECK_THAT(one({"tcp.socket_buffer_bytes=2048"}),
+               Catch::Contains("tcp.socket_buffer_bytes: 2048") && Catch::Contains("at least 2896"));
     // ... or a window smaller than two segments (4096 doubled, a sixteenth: 512 bytes).
-    CHECK_THROWS_WITH(
-        TcpStreamOptions::from(Scenario::load(file, {"tcp.socket_buffer_bytes=4096", "tcp.adv_win_scale=-4"})),
-        Catch::Contains("tcp.adv_win_scale: -4") && Catch::Contains("window of 512 bytes"));
+    CHECK_THAT(one({"tcp.socket_buffer_bytes=4096", "tcp.adv_win_scale=-4"}),
+               Catch::Contains("tcp.adv_win_scale: -4") && Catch::Contains("window of 512 bytes"));
     // Combinations the sender does not take.
-    CHECK_THROWS_WITH(
-        TcpStreamOptions::from(Scenario::load(file, {"driver.tso=true", "tcp.checksum_offload=false"})),
-        Catch::Contains("tcp.checksum_offload: false with driver.tso true"));
-    CHECK_THROWS_WITH(TcpStreamOptions::from(Scenario::load(file, {"wire_source.enabled=true"})),
-                      Catch::Contains("wire_source.enabled: true with workload.kind tcp_stream"));
-    CHECK_THROWS_WITH(TcpStreamOptions::from(Scenario::load(file, {"driver.copy=true"})),
-                      Catch::Contains("driver.copy: true with workload.kind tcp_stream"));
+    CHECK_THAT(one({"driver.tso=true", "tcp.checksum_offload=false"}),
+               Catch::Contains("tcp.checksum_offload: false with driver.tso true"));
+    CHECK_THAT(one({"wire_source.enabled=true"}),
+               Catch::Contains("wire_source.enabled: true with workload.kind tcp_stream"));
+    CHECK_THAT(one({"driver.copy=true"}), Catch::Contains("driver.copy: true with workload.kind tcp_stream"));
 }
 
 TEST_CASE("plots/tcp draws a message-size and MSS sweep headless", "[plots]") {

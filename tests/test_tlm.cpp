@@ -185,6 +185,17 @@ TEST_CASE("TLM-2.0 example binary: reports the rate, and bad options exit 2 nami
     CHECK(test::contains(test::slurp(err), "pktgen.ports"));
     CHECK(run("--set packet.size=12") == 2);
     CHECK(test::contains(test::slurp(err), "packet.size"));
+    // Keys it would silently not act on are refused, naming them (it ran them as if unset).
+    CHECK(run(test::scenario_path("asus-32-33-shared")) == 2);
+    CHECK(test::contains(test::slurp(err), "masters[0]: a bus master's load"));
+    CHECK(run("--set cpu.cache.kib=256") == 2);
+    CHECK(test::contains(test::slurp(err), "cpu.cache.kib: 256"));
+    CHECK(run("--set simulation.min_window_us=500") == 2);
+    CHECK(test::contains(test::slurp(err), "simulation.min_window_us: 500"));
+    // A deadlocked ring is a failure, not "0 pps" with exit 0.
+    CHECK(run("--set testing.nic_drop_writebacks=true") == 1);
+    CHECK(test::contains(test::slurp(err), "only 0 frames left in the 1000 us after 200 us"));
+    CHECK(test::slurp(out).empty());
 }
 
 TEST_CASE("TLM-2.0: the component keeps its timing at a finer kernel resolution and stops at a "

@@ -147,9 +147,9 @@ TEST_CASE("topologies give the same results with and without the shortcuts", "[t
         REQUIRE(run_pcisim(base + (dir / "observed.json") + " --trace " + (dir / "trace.json") +
                            " --window 0:2999")
                     .exit_code == 0);
-        std::string ahead = slurp(dir / "ahead.json");
-        CHECK_FALSE(ahead.empty());
-        CHECK(ahead == slurp(dir / "observed.json"));
+        std::string ahead = results_without_provenance(dir / "ahead.json");
+        CHECK(ahead != "null");
+        CHECK(ahead == results_without_provenance(dir / "observed.json"));
     }
 }
 

@@ -71,13 +71,19 @@ void RxPort::reset() {
 // in the FIFO); MPC one the FIFO cannot take (SDM 13.7: "missed packets count", "receive no
 // buffers count").
 void RxPort::frame_arrived(std::uint32_t len, std::uint32_t seq) {
-    if (!rctl_.en()) return;  // the receiver is off: the frame is not even counted
+    if (!rctl_.en()) {  // the receiver is off: the MAC ignores the frame, no statistic counts it
+        ++while_off_;
+        return;
+    }
     statistics_.frame_arrived(len);
     take(Frame{len, seq, {}});
 }
 
 void RxPort::frame_arrived(const std::uint8_t* frame, std::uint32_t len) {
-    if (!rctl_.en()) return;
+    if (!rctl_.en()) {
+        ++while_off_;
+        return;
+    }
     statistics_.frame_arrived(len);
     if (!filter_.accepts(frame, len, rctl_.value)) return;
     take(Frame{len, 0, std::vector<std::uint8_t>(frame, frame + len)});

@@ -87,6 +87,10 @@ public:
     std::uint64_t frames_delivered() const { return delivered_; }
     std::uint64_t frames_missed() const { return missed_; }
     std::uint64_t frames_in_nic() const { return fifo_.size() + done_.size() + written_back_pending_; }
+    // Frames whose last byte came while the receiver was off (RCTL.EN clear, SDM 13.4.22: before
+    // the driver turned it on), which the MAC ignores and no statistic register counts; the
+    // run's conservation check counts them.
+    std::uint64_t frames_while_off() const { return while_off_; }
 
 private:
     struct Frame {
@@ -133,7 +137,7 @@ private:
     std::uint64_t next_cookie_ = 1;
     DescriptorFetch fetch_{};
     std::vector<std::uint8_t> frame_bytes_;  // what a data write carries (the payload pattern)
-    std::uint64_t arrived_ = 0, delivered_ = 0, missed_ = 0;
+    std::uint64_t arrived_ = 0, delivered_ = 0, missed_ = 0, while_off_ = 0;
 };
 
 }  // namespace pcisim::e1000

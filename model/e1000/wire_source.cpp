@@ -62,28 +62,39 @@ void check_wire_source(const nlohmann::json& doc, std::vector<std::string>& prob
                            "for wire_source.size " + std::to_string(size) + " at nic.link_mbps " +
                            doc["nic"]["link_mbps"].dump() + "; expected at most that, or 0 for "
                            "the line rate");
+    // Each NIC receives on ports first_port .. first_port + ports - 1, each of which needs its
+    // driver: pktgen.ports of the one nic.* NIC, or each nics[] entry's own ports (a NIC with
+    // fewer would have a port that silently receives nothing).
     const auto ports = w["ports"].get<unsigned>();
     const auto first = w["first_port"].get<unsigned>();
-    const auto driven = doc["pktgen"]["ports"].get<unsigned>();
-    if (first + ports > driven) {
+    const unsigned driven = doc["pktgen"]["ports"].get<unsigned>();
+    unsigned fewest = driven;
+    std::string fewest_key = "pktgen.ports";
+    if (doc.contains("nics") && doc["nics"].is_array() && !doc["nics"].empty()) {
+        fewest = ~0u;
+        for (std::size_t i = 0; i < doc["nics"].size(); ++i) {
+            const nlohmann::json& item = doc["nics"][i];
+            const bool own = item.is_object() && item.contains("ports") &&
+                             item["ports"].is_number_unsigned();
+            const unsigned n = own ? item["ports"].get<unsigned>() : driven;  // inherits
+            if (n < fewest)
+                fewest = n, fewest_key = own ? "nics[" + std::to_string(i) + "].ports" : "pktgen.ports";
+        }
+    }
+    if (first + ports > fewest) {
         const std::string last = std::to_string(first + ports - 1);
         problems.push_back(first == 0
             ? "wire_source.ports: " + std::to_string(ports) + " is more than the " +
-                  std::to_string(driven) + " port(s) with a driver (pktgen.ports); expected at "
-                  "most " + std::to_string(driven) + " (or pktgen.ports " +
-                  std::to_string(ports) + " with pktgen.enabled false)"
+                  std::to_string(fewest) + " port(s) with a driver (" + fewest_key +
+                  "); expected at most " + std::to_string(fewest) + " (or " + fewest_key + " " +
+                  std::to_string(ports) + ", with pktgen.enabled false to only receive)"
             : "wire_source.first_port: " + std::to_string(first) + " with wire_source.ports " +
                   std::to_string(ports) + " receives on port " + last + ", but only " +
-                  std::to_string(driven) + " port(s) have a driver (pktgen.ports); expected "
-                  "pktgen.ports at least " + std::to_string(first + ports));
+                  std::to_string(fewest) + " port(s) have a driver (" + fewest_key +
+                  "); expected " + fewest_key + " at least " + std::to_string(first + ports));
     }
     // Forwarding sends port p's frames out of port p ^ 1, which needs its driver too, on every
-    // NIC (a nics[] entry may have fewer ports than pktgen.ports).
-    unsigned fewest = driven;
-    if (doc.contains("nics") && doc["nics"].is_array())
-        for (const nlohmann::json& item : doc["nics"])
-            if (item.is_object() && item.contains("ports") && item["ports"].is_number_unsigned())
-                fewest = std::min(fewest, item["ports"].get<unsigned>());
+    // NIC.
     const unsigned egress = std::max(first ^ 1u, (first + ports - 1) ^ 1u);
     if (doc["driver"]["rx_mode"] == "forward" && egress >= fewest)
         problems.push_back("driver.rx_mode: forward sends the frames of port p out of port p ^ 1, "

@@ -52,6 +52,8 @@ public:
                unsigned port, Picos byte_time);
 
     std::uint64_t frames_sent() const { return sent_; }
+    // Whether it still sends (wire_source.count not reached).
+    bool sending() const { return config_.enabled && (config_.count == 0 || sent_ < config_.count); }
     const E1000& nic() const { return nic_; }
     unsigned port() const { return port_; }
     // The time between frames at the line rate, and the frames per second that makes.

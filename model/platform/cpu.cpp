@@ -1,5 +1,6 @@
 #include "platform/cpu.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -167,8 +168,21 @@ void Cpu::sync() {
     Picos t = pending_;
     pending_ = 0;
     totals_.busy += t;
+    busy_until_ = now_ps() + t;
     wait(ps(t));
     resumed();
+}
+
+void Cpu::reset_totals() {
+    totals_ = Totals{};
+    counted_from_ = now_ps();
+}
+
+Cpu::Totals Cpu::totals() const {
+    Totals t = totals_;
+    const Picos ahead = busy_until_ > now_ps() ? busy_until_ - now_ps() : 0;
+    t.busy -= std::min(t.busy, ahead);
+    return t;
 }
 
 bool Cpu::interrupt_due() const { return line_ && now_ps() >= line_visible_at_; }
@@ -221,7 +235,7 @@ void Cpu::main_loop() {
         else if (!line_)
             wait(wake_event_);
         resumed();
-        totals_.waiting += now_ps() - start;
+        totals_.waiting += now_ps() - std::max(start, counted_from_);
     }
 }
 
@@ -239,6 +253,7 @@ std::uint32_t Cpu::mmio_read(std::uint64_t addr) {
     ++totals_.mmio_reads;
     Picos start = now();
     totals_.busy += pending_;
+    busy_until_ = start;
     pending_ = 0;
     read_done_ = false;
     host_.mmio_read(addr, this, 0, start, host_port_);
@@ -254,7 +269,7 @@ std::uint32_t Cpu::mmio_read(std::uint64_t addr) {
     resumed();
     reading_ = false;
     trace::emit(TraceStep::MmioRead, TracePhase::End, name(), now_ps());
-    totals_.mmio_stall += now_ps() - start;
+    totals_.mmio_stall += now_ps() - std::max(start, counted_from_);
     return read_value_;
 }
 

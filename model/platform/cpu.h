@@ -188,8 +188,11 @@ public:
         std::uint64_t locked_ops = 0;    // locked instructions (an SMP kernel's)
         Picos lock_spin = 0;             // spinning on locks other CPUs held (part of busy)
     };
-    const Totals& totals() const { return totals_; }
-    void reset_totals() { totals_ = Totals{}; }
+    // Since reset_totals, clipped to it and to now: a wait or a register read that began before
+    // counts from the reset on, and code charged past now counts up to now, so that no share
+    // of a window is above 1.
+    Totals totals() const;
+    void reset_totals();
 
 private:
     void main_loop();
@@ -224,6 +227,8 @@ private:
     bool stall_check_armed_ = false;
     std::uint32_t read_value_ = 0;
     Totals totals_;
+    Picos counted_from_ = 0;  // the last reset_totals
+    Picos busy_until_ = 0;    // the end of the last code time added to totals_.busy
     sc_core::sc_event wake_event_{"wake"}, read_event_{"read"}, stall_check_{"stall_check"};
 };
 

@@ -28,7 +28,8 @@ std::vector<ParamSpec> bus_params() {
         choice("bus.kind", "pci", {"pci", "pcix"}, "Protocol of the NIC's bus segment."),
         one_of_integers("bus.width_bits", "bits", 32, {32, 64}, "Data path width."),
         number("bus.clock_mhz", "MHz", 33, 33, 133,
-               "Bus clock: PCI 33 or 66, PCI-X 66, 100 or 133. B = width/8 x clock."),
+               "Bus clock: PCI 33 or 66; PCI-X any clock from 50 to 133 (its modes PCI-X 66, "
+               "100 and 133 run at 50-66, 66-100 and 100-133 MHz). B = width/8 x clock."),
         integer("bus.latency_timer_clocks", "clocks", 64, 0, 255,
                 "Latency timer of every master (config register): clocks a master may keep "
                 "the bus after FRAME# once GNT# is taken away. Linux/BIOS default 64."),
@@ -46,14 +47,19 @@ std::vector<ParamSpec> bus_params() {
     };
 }
 
+// Conventional PCI runs the model at its two standard clocks.  A PCI-X segment runs at any clock
+// from 50 MHz up to its mode's maximum: the initialization pattern a bridge drives at reset
+// tells the devices the mode, PCI-X 66 (50-66 MHz), PCI-X 100 (66-100) or PCI-X 133 (100-133)
+// (PCI-X Addendum 1.0; the same ranges in Linux's aic79xx_pci.c pci_bus_modes), so a card bus
+// at 120 MHz is a PCI-X 133 segment.
 void check_bus_clock(const nlohmann::json& bus, const std::string& path, std::vector<std::string>& problems) {
     std::string kind = bus["kind"];
     double mhz = bus["clock_mhz"];
-    bool ok = kind == "pci" ? (mhz == 33 || mhz == 66) : (mhz == 66 || mhz == 100 || mhz == 133);
+    bool ok = kind == "pci" ? (mhz == 33 || mhz == 66) : (mhz >= 50 && mhz <= 133);
     if (!ok)
         problems.push_back(path + ".clock_mhz: " + nlohmann::json(mhz).dump() + " is not a " + kind +
                            " clock; expected " +
-                           (kind == "pci" ? "33 or 66 for pci" : "66, 100 or 133 for pcix"));
+                           (kind == "pci" ? "33 or 66 for pci" : "50 to 133 for pcix"));
 }
 
 BusConfig BusConfig::from(const ScenarioView& s, const std::string& prefix) {

@@ -33,7 +33,7 @@ struct ParamSpec;
 
 // This module's scenario keys (unit, default, range, meaning), collected by run/schema.cpp.
 std::vector<ParamSpec> bus_params();  // bus.*, and a card bridge's segment
-// A segment's clock against its kind (PCI 33 or 66, PCI-X 66, 100 or 133); `path` is its key
+// A segment's clock against its kind (PCI 33 or 66, PCI-X 50 to 133 MHz); `path` is its key
 // ("bus", "card_bridges[0].bus").
 void check_bus_clock(const nlohmann::json& bus, const std::string& path,
                      std::vector<std::string>& problems);

@@ -1,5 +1,6 @@
 #include "run/measurement.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <string>
@@ -68,6 +69,7 @@ void FrameCheck::seen(const std::uint8_t* frame, unsigned len, const e1000::Fram
         if (window_frames > 0) times.frame_interval.add(ps_to_ns(when - last));
     }
     window_bytes += len;
+    if (window_frames > 0) longest_gap = std::max(longest_gap, when - last);
     if (window_frames == 0 || len < window_min_bytes) window_min_bytes = len;
     if (window_frames++ == 0) first = when;
     last = when;

@@ -95,6 +95,7 @@ struct FrameCheck {
     std::uint64_t window_frames = 0;
     std::uint64_t window_bytes = 0;  // those frames' bytes without the FCS (their mean size)
     unsigned window_min_bytes = 0;   // the smallest of them (the highest rate the wire allows)
+    Picos longest_gap = 0;           // between two of them (sustained_rate.h)
     bool measuring = false;        // the window is open: per-packet times go to `times`
     std::deque<Picos> xmit_times;  // of pktgen's packets not yet on the wire
     PacketTimes times;             // in the window
@@ -102,6 +103,7 @@ struct FrameCheck {
     void seen(const std::uint8_t* frame, unsigned len, const e1000::FrameTimeline& times);
     void open_window() {
         window_frames = window_bytes = 0, window_min_bytes = 0, first = last = 0, measuring = true;
+        longest_gap = 0;
     }
 };
 

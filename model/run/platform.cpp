@@ -36,6 +36,22 @@ const FaceConfig& PlatformConfig::segment_face() const {
     return bridges.empty() ? host.face : bridges.back().face;
 }
 
+DriverOptions PlatformConfig::driver_for(std::size_t nic) const {
+    const NicPlacement& placement = topology.nics.at(nic);
+    const BusKind segment =
+        placement.card < 0 ? bus.kind : topology.cards[static_cast<std::size_t>(placement.card)].bus.kind;
+    DriverOptions d = driver;
+    // The 82544's PCI-X erratum workaround applies on a PCI-X segment only.
+    d.pcix_82544 = placement.params.model == "82544" && segment == BusKind::PciX;
+    d.full_tx_desc_writeback = placement.params.model != "82544";
+    // The copy driver sizes its buffers for the largest frame, one descriptor's worth.
+    d.copy_buffer_bytes = std::min<std::uint32_t>(
+        E1000Driver::kMaxDataPerDescriptor,
+        std::max<std::uint32_t>(2048, SkbPool::buffer_bytes(pktgen.size + kPktgenAllocSlack,
+                                                            host.cache_line_bytes)));
+    return d;
+}
+
 // The block diagram, top down: host bridge -> bridges[0] -> ... -> the devices' segment with
 // the face of the last bridge above it, the synthetic masters on it, the card bridges with
 // their segments below it, and the NICs.
@@ -133,16 +149,7 @@ void Platform::add_transmitters() {
                                      cards_[placement.card]->face, b.downstream_latency_ps,
                                      b.upstream_latency_ps);
         }
-        DriverOptions driver = config_.driver;
-        // The 82544's PCI-X erratum workaround applies on a PCI-X segment only.
-        driver.pcix_82544 =
-            placement.params.model == "82544" && segment.config().kind == BusKind::PciX;
-        driver.full_tx_desc_writeback = placement.params.model != "82544";
-        // The copy driver sizes its buffers for the largest frame, one descriptor's worth.
-        driver.copy_buffer_bytes = std::min<std::uint32_t>(
-            E1000Driver::kMaxDataPerDescriptor,
-            std::max<std::uint32_t>(2048, SkbPool::buffer_bytes(traffic.size + kPktgenAllocSlack,
-                                                                config_.host.cache_line_bytes)));
+        const DriverOptions driver = config_.driver_for(n);
         for (std::size_t k = first_port; k < ports_.size(); ++k) {
             PortSoftware& sw = *ports_[k];
             sw.driver = std::make_unique<E1000Driver>(

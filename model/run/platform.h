@@ -50,6 +50,9 @@ struct PlatformConfig {
     static PlatformConfig from(const Scenario& s);
     // The face on the devices' segment: the last bridge's, or the host bridge's.
     const FaceConfig& segment_face() const;
+    // The driver's options for the ports of `nic` (topology.nics[nic]): the 82544's PCI-X
+    // workaround on a PCI-X segment, its write-back format, the copy buffers' size.
+    DriverOptions driver_for(std::size_t nic) const;
 };
 
 // The software of one transmitting port: its driver and its workload (pktgen, or a TCP sender

@@ -19,6 +19,8 @@ RunMonitor::RunMonitor(sc_core::sc_module_name name, const Config& config, Probe
     : sc_module(name),
       config_(config),
       probe_(std::move(probe)),
+      last_count_(probe_.watches.size(), 0),
+      last_progress_(probe_.watches.size(), 0),
       wall_start_(std::chrono::steady_clock::now()) {
     // Eight looks per watchdog period: a stall is reported at most 1/8 late.
     period_ = config_.watchdog ? config_.watchdog / 8
@@ -50,16 +52,16 @@ void RunMonitor::tick() {
             throw InvariantViolation(name(), o.str());
         }
     }
-    if (config_.watchdog) {
-        std::uint64_t count = probe_.progress();
-        if (count != last_count_ || !probe_.progress_due()) {
-            last_count_ = count;
-            last_progress_ = now;
-        } else if (now - last_progress_ >= config_.watchdog) {
+    for (std::size_t i = 0; config_.watchdog && i < probe_.watches.size(); ++i) {
+        const Watch& w = probe_.watches[i];
+        std::uint64_t count = w.progress();
+        if (count != last_count_[i] || !w.progress_due()) {
+            last_count_[i] = count;
+            last_progress_[i] = now;
+        } else if (now - last_progress_[i] >= config_.watchdog) {
             std::ostringstream o;
-            o << "no progress for " << ps_to_us(now - last_progress_)
-              << " us (simulation.watchdog_us) while packets wait to be sent; "
-              << probe_.diagnose();
+            o << "no progress for " << ps_to_us(now - last_progress_[i])
+              << " us (simulation.watchdog_us) while " << w.owed << "; " << probe_.diagnose();
             throw InvariantViolation(name(), o.str());
         }
     }

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/data_dir.h"
+#include "run/run_checks.h"
 #include "run/schema.h"
 
 namespace pcisim {
@@ -583,8 +584,10 @@ void apply_override(json& doc, const std::string& assignment) {
 Scenario Scenario::load(const std::string& file, const std::vector<std::string>& overrides) {
     std::vector<std::string> problems;
     json doc = parse_document(read_scenario_file(file), file, problems);
-    return build(std::make_shared<const json>(std::move(doc)), file, overrides,
-                 std::move(problems));
+    Scenario s = build(std::make_shared<const json>(std::move(doc)), file, overrides,
+                       std::move(problems));
+    s.file_ = file;
+    return s;
 }
 
 Scenario Scenario::from_json(json doc, const std::string& origin,
@@ -604,8 +607,8 @@ Scenario Scenario::build(std::shared_ptr<const json> source, const std::string& 
         if (chooses_platform(o)) apply_collecting(doc, o, problems);
     // A platform that is not a string is left to the key checks to report.
     auto name = doc.find("platform");
+    std::vector<fs::path> chain;
     if (name != doc.end() && name->is_string()) {
-        std::vector<fs::path> chain;
         const std::string platform_name = name->get<std::string>();
         json platform = read_platform(platform_name, origin, chain, problems);
         doc.erase(name);
@@ -618,6 +621,7 @@ Scenario Scenario::build(std::shared_ptr<const json> source, const std::string& 
     Scenario s = checked(std::move(doc), origin, std::move(problems));
     s.source_ = std::move(source);
     s.overrides_ = overrides;
+    for (const fs::path& f : chain) s.platform_files_.push_back(f.string());
     return s;
 }
 
@@ -625,8 +629,11 @@ Scenario Scenario::with(const std::vector<std::string>& overrides) const {
     std::vector<std::string> all = overrides_;
     all.insert(all.end(), overrides.begin(), overrides.end());
     // Another platform: its values go under the scenario's own, which only the source has.
-    if (std::any_of(overrides.begin(), overrides.end(), chooses_platform))
-        return build(source_, origin_, all, {});
+    if (std::any_of(overrides.begin(), overrides.end(), chooses_platform)) {
+        Scenario s = build(source_, origin_, all, {});
+        s.file_ = file_;
+        return s;
+    }
     // Checking fills in defaults only where a key is missing and never changes one that is
     // there, so a resolved document with more overrides checks to what the file with all the
     // overrides would.
@@ -636,7 +643,16 @@ Scenario Scenario::with(const std::vector<std::string>& overrides) const {
     Scenario s = checked(std::move(doc), origin_, std::move(problems));
     s.source_ = source_;
     s.overrides_ = std::move(all);
+    s.file_ = file_;
+    s.platform_files_ = platform_files_;
     return s;
+}
+
+std::vector<std::string> Scenario::files() const {
+    std::vector<std::string> all;
+    if (!file_.empty()) all.push_back(file_);
+    all.insert(all.end(), platform_files_.begin(), platform_files_.end());
+    return all;
 }
 
 Scenario Scenario::checked(json doc, const std::string& origin, std::vector<std::string> problems) {
@@ -644,6 +660,11 @@ Scenario Scenario::checked(json doc, const std::string& origin, std::vector<std:
     // Checks between keys mean something only once every file was read and every key and
     // value is right on its own.
     if (problems.empty()) check_combinations(doc, problems);
+    Scenario s;
+    s.resolved_ = std::move(doc);
+    s.origin_ = origin;
+    // What the run would find only once it builds the machine.
+    if (problems.empty()) check_runnable(s, problems);
     if (problems.size() > kMaxProblemsListed) {
         problems.resize(kMaxProblemsListed);
         problems.push_back(origin + ": more than " + std::to_string(kMaxProblemsListed) +
@@ -651,9 +672,6 @@ Scenario Scenario::checked(json doc, const std::string& origin, std::vector<std:
                            " listed; expected fewer (fix these and check again)");
     }
     if (!problems.empty()) throw ScenarioError(problems);
-    Scenario s;
-    s.resolved_ = std::move(doc);
-    s.origin_ = origin;
     return s;
 }
 

@@ -54,6 +54,9 @@ public:
     // The checked scenario with every default filled in.
     const nlohmann::json& resolved() const { return resolved_; }
     const std::string& origin() const { return origin_; }
+    // The files it was read from: the scenario file (when loaded from one) and every platform
+    // file of its chain, as they were found.  A command's outputs must be none of them.
+    std::vector<std::string> files() const;
 
 private:
     static Scenario build(std::shared_ptr<const nlohmann::json> source, const std::string& origin,
@@ -63,6 +66,8 @@ private:
                             std::vector<std::string> problems);
     nlohmann::json resolved_;
     std::string origin_;
+    std::string file_;                         // "" when built from JSON in memory
+    std::vector<std::string> platform_files_;  // the platform chain, nearest first
     // The document as given (before its platform and the overrides) and the overrides so far:
     // what a new platform is merged under again.
     std::shared_ptr<const nlohmann::json> source_;

@@ -15,6 +15,7 @@
 #include "run/results.h"
 #include "run/run_monitor.h"
 #include "run/schema.h"
+#include "run/sustained_rate.h"
 
 namespace pcisim {
 
@@ -80,8 +81,14 @@ void catch_up(const Platform& platform) {
 }
 
 // Whether pktgen has packets to send (a stopped queue included).  Once it is done, packets a
-// driver variant leaves unannounced (tdt_batch) may legitimately stay in the ring.
-bool packets_owed(const PortSoftware& sw) { return sw.has_work() || sw.driver->queue_stopped(); }
+// driver variant leaves unannounced (tdt_batch) may legitimately stay in the ring.  A TCP
+// stream with payload in flight is owed its ACKs, which come only from frames on the wire: a
+// stream whose segments sit in the ring unannounced (driver.tdt_batch at or above the segments
+// its window allows) has stopped.
+bool packets_owed(const PortSoftware& sw) {
+    return sw.has_work() || sw.driver->queue_stopped() ||
+           (sw.enabled && sw.tcp && sw.tcp->bytes_in_flight() > 0);
+}
 
 // Who waits on what, for the watchdog's diagnostic.
 std::string port_state(const Platform& platform, const PortSoftware& sw) {
@@ -97,6 +104,31 @@ std::string port_state(const Platform& platform, const PortSoftware& sw) {
       << " descriptors in use; NIC TDH " << tx.tdh() << " TDT " << tx.tdt() << ", TX FIFO "
       << tx.fifo().used() << " of " << tx.fifo().capacity() << " B used, "
       << frames_from_pktgen(nic, port) << " frames sent";
+    if (sw.tcp && sw.enabled)
+        o << "; the TCP stream waits for ACKs of " << sw.tcp->bytes_in_flight()
+          << " bytes in flight (its window allows " << sw.tcp->options().receive_window()
+          << "), and " << sw.driver->packets_unannounced()
+          << " of its frames are in the ring without a TDT write (driver.tdt_batch "
+          << sw.driver->options().tdt_batch << ")";
+    return o.str();
+}
+
+// What a receiving port's NIC and driver have done since time zero, and what stops it when
+// nothing is received: no receive buffer, or no descriptor handed to the NIC.
+std::string receive_state(const Platform& platform, const PortSoftware& sw) {
+    const E1000& nic = *platform.nics()[sw.nic];
+    const e1000::RxPort& rx = nic.port(sw.port).rx();
+    std::ostringstream o;
+    o << (platform.nics().size() > 1 ? port_name(platform, sw) : "port " + std::to_string(sw.port))
+      << " receives: " << rx.frames_arrived() << " frames arrived, " << rx.frames_delivered()
+      << " delivered, " << rx.frames_missed() << " missed, " << rx.frames_while_off()
+      << " while the receiver was off (RCTL.EN); NIC RDH " << rx.rdh() << " RDT " << rx.rdt()
+      << " of " << sw.rx->options().ring_size << ", receive FIFO " << rx.fifo_used() << " of "
+      << rx.fifo_capacity() << " B used";
+    if (!rx.enabled()) o << "; the receiver is off (RCTL.EN clear)";
+    else if (rx.fifo_capacity() == 0) o << "; the NIC has no receive buffer (nic.pba_rx_kb 0)";
+    else if (rx.rdh() == rx.rdt())
+        o << "; the driver has handed the NIC no receive descriptor (RDT = RDH)";
     return o.str();
 }
 
@@ -144,6 +176,15 @@ double watchdog_us(const RunConfig& run, const PlatformConfig& platform) {
     // A TCP sender waits for ACKs: a round trip, or the receiver's delayed-ACK timer.
     if (platform.tcp.enabled)
         quiet = std::max(quiet, ps_to_us(platform.tcp.rtt + platform.tcp.delayed_ack));
+    // A receiver refills its ring after the receive interrupt, which RDTR/RADV may hold back,
+    // and a wire source sending bursts at a low rate is quiet between them.
+    if (platform.wire.enabled) {
+        quiet = std::max(quiet, 1.024 * static_cast<double>(platform.rx_driver.rdtr));
+        quiet = std::max(quiet, 1.024 * static_cast<double>(platform.rx_driver.radv));
+        if (platform.wire.rate_pps > 0)
+            quiet = std::max(quiet, 1e6 * std::max(1u, platform.wire.burst_frames) /
+                                        platform.wire.rate_pps);
+    }
     return std::max(run.watchdog_us, 2 * quiet);
 }
 
@@ -232,22 +273,35 @@ Simulation::Simulation(const Scenario& s)
     watch.max_wall_s = config_.max_wall_s;
     watch.crash_at = config_.crash_at_ps;
     RunMonitor::Probe probe;
-    probe.progress = [this] {
-        catch_up(*parts_->platform);
-        return frames_since_start(parts_->frames);
-    };
-    probe.progress_due = [this] {
-        for (const auto& sw : parts_->platform->ports())
-            if (packets_owed(*sw)) return true;
-        return false;
-    };
+    probe.watches.push_back({[this] {
+                                 catch_up(*parts_->platform);
+                                 return frames_since_start(parts_->frames);
+                             },
+                             [this] {
+                                 for (const auto& sw : parts_->platform->ports())
+                                     if (packets_owed(*sw)) return true;
+                                 return false;
+                             },
+                             "packets wait to be sent (or a TCP stream's to be acknowledged)"});
+    // Each receiving port on its own: frames written back to host memory while the wire still
+    // sends (frames a NIC cannot take are missed, which is no progress either).
+    for (std::size_t k = 0; k < platform.wire_sources().size(); ++k) {
+        const WireSource& wire = *platform.wire_sources()[k];
+        const e1000::RxPort& rx = wire.nic().port(wire.port()).rx();
+        probe.watches.push_back({[&rx] { return rx.frames_delivered(); },
+                                 [&wire] { return wire.sending(); },
+                                 "frames arrive to be received"});
+    }
     probe.diagnose = [this] {
         const Platform& platform = *parts_->platform;
         catch_up(platform);
         std::string d;
         const auto& ports = platform.ports();
-        for (unsigned i = 0; i < ports.size(); ++i)
-            d += (i ? "; " : "") + port_state(platform, *ports[i]);
+        for (unsigned i = 0; i < ports.size(); ++i) {
+            const PortSoftware& sw = *ports[i];
+            if (sw.enabled || !sw.rx) d += (d.empty() ? "" : "; ") + port_state(platform, sw);
+            if (sw.rx) d += (d.empty() ? "" : "; ") + receive_state(platform, sw);
+        }
         return d.empty() ? std::string("no NIC") : d;
     };
     p.monitor = std::make_unique<RunMonitor>("watchdog", watch, std::move(probe));
@@ -358,10 +412,20 @@ std::vector<RxPortWindow> Simulation::receive_window() const {
     return out;
 }
 
-// Every frame a receiver took from the wire was missed, delivered to host memory, or is still
-// in the NIC; the driver cleaned no more than were delivered.
+// Every frame a wire source sent reached its port while the receiver was off (before the driver
+// turned it on), or was missed, delivered to host memory, or is still in the NIC.
 void Simulation::check_receive_conservation() const {
     const Platform& platform = *parts_->platform;
+    for (const auto& wire : platform.wire_sources()) {
+        const e1000::RxPort& rx = wire->nic().port(wire->port()).rx();
+        if (wire->frames_sent() != rx.frames_arrived() + rx.frames_while_off())
+            throw InvariantViolation(wire->name(),
+                                     "frames on the wire not conserved: " +
+                                         std::to_string(wire->frames_sent()) + " sent, " +
+                                         std::to_string(rx.frames_arrived()) + " arrived, " +
+                                         std::to_string(rx.frames_while_off()) +
+                                         " while the receiver was off");
+    }
     for (const auto& sw : platform.ports()) {
         if (!sw->rx) continue;
         const e1000::RxPort& rx = platform.nics()[sw->nic]->port(sw->port).rx();
@@ -377,6 +441,19 @@ void Simulation::check_receive_conservation() const {
 }
 
 namespace {
+
+// The payload a TCP stream's port can carry at most: full segments at the port's wire limit
+// (headers, FCS, preamble and gap around each MSS of payload).
+double tcp_payload_limit_mbit_s(const Platform& platform, const PortSoftware& sw) {
+    const double segments = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(sw.frame_bytes());
+    return segments * sw.tcp->options().mss * 8 / 1e6;
+}
+
+// The frames per second a wire source offers its port (results' rx.offered_pps).
+double offered_pps(const WireSourceConfig& config, const WireSource& wire) {
+    return config.rate_pps > 0 ? config.rate_pps : 1e12 / static_cast<double>(wire.frame_interval());
+}
+
 // Frames the receive halves forwarded to `sw`'s transmit half (driver.rx_mode forward).
 std::uint64_t frames_forwarded_to(const Platform& platform, const PortSoftware& sw) {
     std::uint64_t n = 0;
@@ -460,6 +537,70 @@ bool Simulation::enough_frames() const {
     return true;
 }
 
+// Why the window does not yet measure the rates the ports sustain, port by port ("" when it
+// does): frames in bursts (sustained_rate.h), a receiving port with too few frames or more than
+// the wire offered in the window, a TCP stream above what the wire can carry of payload.  Each
+// is the window's edges showing through: a longer window measures the rate.
+std::vector<std::string> Simulation::unmeasured_rates() const {
+    const Parts& p = *parts_;
+    const Platform& platform = *p.platform;
+    std::vector<std::string> why;
+    const Picos now = now_ps();
+    const double window_s = ps_to_us(now - p.window_start) * 1e-6;
+    for (const FrameCheck& f : p.frames) {
+        const PortSoftware& sw = *platform.ports()[f.port];
+        if (!sw.enabled) continue;
+        const bool finished = sw.pktgen && !packets_owed(sw);
+        std::string bursts = unsteady_frames(f, p.window_start, now, finished);
+        if (!bursts.empty()) why.push_back(port_name(platform, sw) + ": " + bursts);
+        if (!sw.tcp) continue;
+        // Goodput over the window at most the payload the link carries in MSS segments.
+        const double mbit_s = static_cast<double>(sw.peer->counters().payload_bytes) * 8 / window_s / 1e6;
+        const double limit = tcp_payload_limit_mbit_s(platform, sw);
+        if (mbit_s > limit * (1 + 1e-9)) {
+            std::ostringstream o;
+            o.setf(std::ios::fixed);
+            o.precision(1);
+            o << port_name(platform, sw) << ": the TCP stream's payload in the window, " << mbit_s
+              << " Mbit/s, is above the " << limit << " Mbit/s the link carries in segments of "
+              << "tcp.mss " << sw.tcp->options().mss;
+            why.push_back(o.str());
+        }
+    }
+    const std::vector<RxPortWindow> rx = receive_window();
+    for (std::size_t k = 0, r = 0; k < platform.ports().size(); ++k) {
+        const PortSoftware& sw = *platform.ports()[k];
+        if (!sw.rx) continue;
+        const RxPortWindow& w = rx.at(r);
+        const WireSource& wire = *platform.wire_sources().at(r++);
+        const double offered = offered_pps(platform.config().wire, wire);
+        std::ostringstream o;
+        o.setf(std::ios::fixed);
+        o.precision(1);
+        // Frames of the window's arrivals neither delivered nor missed wait in the NIC: when
+        // they are more than 5 % of the arrivals the receive FIFO is still filling and the
+        // rate delivered is not yet the one the port sustains.
+        const std::uint64_t backlog = w.arrived - w.missed - w.delivered;
+        if (w.delivered < kMinWindowFrames && wire.sending())
+            o << port_name(platform, sw) << ": only " << w.delivered << " frames received in the "
+              << window_s * 1e6 << " us window, too few to measure a rate (at least "
+              << kMinWindowFrames << ")";
+        else if (static_cast<double>(w.delivered) > offered * window_s * (1 + 1e-9))
+            o << port_name(platform, sw) << ": " << w.delivered << " frames received in the "
+              << window_s * 1e6 << " us window, more than the " << offered * window_s
+              << " the wire offered in it at " << offered << " pps";
+        else if (static_cast<double>(backlog) >
+                 std::max(SustainedRule::kBoundaryFrames,
+                          SustainedRule::kAgreement * static_cast<double>(w.arrived)))
+            o << port_name(platform, sw) << ": " << backlog << " of the " << w.arrived
+              << " frames that arrived in the " << window_s * 1e6 << " us window are neither "
+              << "delivered nor missed: the receive FIFO is still filling (" << w.delivered
+              << " delivered, " << w.missed << " missed)";
+        if (!o.str().empty()) why.push_back(o.str());
+    }
+    return why;
+}
+
 // The results check themselves before anyone reads a rate: every packet conserved, each port at
 // most at its wire limit, and enough frames in the window to measure a rate at all.
 void Simulation::check_results(double window_us) const {
@@ -489,6 +630,15 @@ void Simulation::check_results(double window_us) const {
             throw InvariantViolation(where, o.str());
         }
     }
+    // The window reached simulation.max_window_us without measuring what the ports sustain.
+    const std::vector<std::string> why = unmeasured_rates();
+    if (!why.empty()) {
+        std::ostringstream o;
+        o << why.front() << "; no rate the port sustains can be read from this window: raise "
+             "simulation.max_window_us (" << config_.max_window_us
+          << " us) for a longer one, or remove what makes the bursts";
+        throw InvariantViolation("measurement", o.str());
+    }
 }
 
 json Simulation::run() {
@@ -503,7 +653,8 @@ json Simulation::run() {
     for (;;) {
         std::uint64_t frames_before = frames_since_start(parts_->frames);
         step(config_.batch_ps);
-        bool steady = !stalled_in_batch(frames_before) && enough_frames();
+        bool steady =
+            !stalled_in_batch(frames_before) && enough_frames() && unmeasured_rates().empty();
         double window_us = ps_to_us(now_ps() - parts_->window_start);
         double rate = measured_rate();
         // No previous batch: stability not measured yet (NaN, null in the results).

@@ -71,6 +71,7 @@ private:
     std::vector<RxPortWindow> receive_window() const;  // per receiving port, since open_window
     bool stalled_in_batch(std::uint64_t frames_before) const;
     bool enough_frames() const;
+    std::vector<std::string> unmeasured_rates() const;
     void check_results(double window_us) const;
 
     // Fewer frames than this in a port's window measure no rate worth printing.

@@ -101,6 +101,20 @@ E1000Driver::E1000Driver(const DriverOptions& options, std::uint64_t bar,
       buffer_info_(options.ring_size),
       tx_lock_(ring_base + 16ull * options.ring_size, LineUse::RingState) {}
 
+std::uint32_t E1000Driver::max_data_per_descriptor(std::uint32_t tso_mss) {
+    return tso_mss ? std::min(kMaxDataPerDescriptor, tso_mss << 2) : kMaxDataPerDescriptor;
+}
+
+unsigned E1000Driver::descriptors_needed(const DriverOptions& options, std::uint32_t len,
+                                         std::uint32_t tso_mss, bool checksum_offload) {
+    const std::uint32_t per = max_data_per_descriptor(tso_mss);
+    unsigned count = (len + per - 1) / per;
+    if (options.pcix_82544) ++count;
+    if (tso_mss || checksum_offload) ++count;
+    if (options.tso) ++count;
+    return count;
+}
+
 std::uint64_t E1000Driver::ring_region_bytes(unsigned ring_size) {
     return 16ull * ring_size + 64 + kBufferInfoBytes * ring_size;
 }
@@ -174,17 +188,8 @@ E1000Driver::TxResult E1000Driver::xmit_locked(const Skb& skb) {
         throw std::logic_error("e1000 driver: an skb with tso_mss " + std::to_string(skb.tso_mss) +
                                " while driver.tso is false (the stack hands TSO frames only to "
                                "a device with TSO on)");
-    // 2.6.9: at most 4 KB per data descriptor, with TSO at most 4 MSS (the NIC checks FIFO room
-    // for ceil(buffer / MSS) segments before it fetches a buffer).
-    std::uint32_t max_per_descriptor = kMaxDataPerDescriptor;
-    if (skb.tso_mss) max_per_descriptor = std::min(max_per_descriptor, skb.tso_mss << 2);
-    // TXD_USE_COUNT: one descriptor per 4 KB; the 82544 workaround may add one per buffer; one
-    // for a context descriptor; and with TSO on one for the sentinel (2.6.9 counts it for every
-    // frame).
-    unsigned count = (skb.len + max_per_descriptor - 1) / max_per_descriptor;
-    if (options_.pcix_82544) ++count;
-    if (skb.tso_mss || skb.checksum_offload) ++count;
-    if (options_.tso) ++count;
+    const std::uint32_t max_per_descriptor = max_data_per_descriptor(skb.tso_mss);
+    const unsigned count = descriptors_needed(options_, skb.len, skb.tso_mss, skb.checksum_offload);
     if (desc_unused() < count + 2 && !options_.ignore_ring_space) {
         queue_stopped_ = true;
         cpu().locked_instruction();  // netif_stop_queue: set_bit of __LINK_STATE_XOFF

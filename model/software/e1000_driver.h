@@ -69,6 +69,15 @@ public:
     // Where the driver's own state sits in host memory after its ring (the tx_ring structure
     // and the buffer_info array), for the CPU cache: the ring region must hold this much.
     static std::uint64_t ring_region_bytes(unsigned ring_size);
+    // 2.6.9: at most 4 KB per data descriptor, with TSO at most 4 MSS (the NIC checks FIFO room
+    // for ceil(buffer / MSS) segments before it fetches a buffer).
+    static std::uint32_t max_data_per_descriptor(std::uint32_t tso_mss);
+    // TXD_USE_COUNT: the descriptors xmit_frame reserves for a packet of `len` bytes (one per
+    // 4 KB; the 82544 workaround may add one per buffer; one for a context descriptor; with TSO
+    // on one for the sentinel, which 2.6.9 counts for every frame).  The scenario check holds it
+    // against the NIC's descriptor cache (run/run_checks.cpp).
+    static unsigned descriptors_needed(const DriverOptions& options, std::uint32_t len,
+                                       std::uint32_t tso_mss, bool checksum_offload);
 
     void configure_tx();                    // probe/open: registers, ring, interrupts
     // The port also receives: intr() polls its receive half too (before the simulation).
@@ -102,6 +111,8 @@ public:
     const Counters& counters() const { return counters_; }
     void reset_counters() { counters_ = Counters{}; }
     unsigned descriptors_in_use() const;
+    // Packets queued since the last TDT write: in the ring, not yet handed to the NIC.
+    unsigned packets_unannounced() const { return tdt_pending_; }
 
 private:
     struct BufferInfo {

@@ -48,6 +48,7 @@ RxDriverOptions RxDriverOptions::from(const ScenarioView& s) {
     o.radv = static_cast<unsigned>(s.integer("driver.radv"));
     o.napi_weight = static_cast<unsigned>(s.integer("driver.napi_weight"));
     o.buffer_bytes = static_cast<std::uint32_t>(s.integer("driver.rx_buffer_bytes"));
+    o.no_refill = s.boolean("testing.rx_driver_no_refill");
     return o;
 }
 
@@ -145,7 +146,7 @@ unsigned E1000RxDriver::poll(unsigned quota) {
     next_to_clean_ = i;
     trace::emit(TraceStep::RxClean, TracePhase::End, cpu().name(), cpu().now());
     trace::emit(TraceStep::RxRefill, TracePhase::Begin, cpu().name(), cpu().now());
-    alloc_rx_buffers();
+    if (!options_.no_refill) alloc_rx_buffers();  // fault injection: a ring run dry
     trace::emit(TraceStep::RxRefill, TracePhase::End, cpu().name(), cpu().now());
     return done;
 }

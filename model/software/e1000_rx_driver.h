@@ -35,6 +35,7 @@ struct RxDriverOptions {
     unsigned rdtr = 0, radv = 128;  // RxIntDelay, RxAbsIntDelay (1.024 us units)
     unsigned napi_weight = 64;    // netdev->weight: frames per poll
     std::uint32_t buffer_bytes = 2048;  // rx_buffer_len for a 1500-byte MTU
+    bool no_refill = false;       // testing.rx_driver_no_refill: the ring is filled once only
     static RxDriverOptions from(const ScenarioView& s);
 };
 

@@ -85,6 +85,8 @@ public:
     const TcpStreamOptions& options() const { return options_; }
     // Never past what the peer's window allowed, checked at every send (the tests read it).
     std::uint64_t max_in_flight() const { return max_in_flight_; }
+    // Payload sent and not yet acknowledged: while there is some, the stream is owed ACKs.
+    std::uint64_t bytes_in_flight() const { return snd_nxt_ - snd_una_; }
 
     struct Counters {
         std::uint64_t writes = 0;        // write() calls

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "run/scenario.h"
 #include "core/sim_time.h"
 
@@ -27,9 +29,46 @@ TlmExampleConfig TlmExampleConfig::from(const Scenario& s) {
     if (s.text("workload.kind") != "pktgen")
         throw ScenarioError({"workload.kind: \"" + s.text("workload.kind") + "\": the TLM example "
                              "runs pktgen only; expected \"pktgen\" (use pcisim run)"});
+    if (auto problems = unhandled_keys(s); !problems.empty()) throw ScenarioError(problems);
     // The 82544's PCI-X workaround depends on pcisim's bus, which this platform does not have.
     c.platform.driver.pcix_82544 = false;
     return c;
+}
+
+// What the scenario asks for that this platform would silently not do.  The machine around the
+// NIC (bus.*, bridges[], card_bridges[], the host bridge's face) is what the TLM router and PCI
+// host bridge replace, and keys no transmitting pktgen run reads (tcp.*, the receive driver's)
+// change nothing here either; these do, in pcisim run, and would not here.
+std::vector<std::string> TlmExampleConfig::unhandled_keys(const Scenario& s) {
+    const nlohmann::json& given = s.resolved();
+    const nlohmann::json defaults = Scenario::from_json(nlohmann::json::object(), "defaults").resolved();
+    std::vector<std::string> problems;
+    auto differs = [&](const std::string& section, const std::string& key) {
+        return given.at(section).at(key) != defaults.at(section).at(key);
+    };
+    const std::string use_run = "; expected the default, or pcisim run";
+    const nlohmann::json masters = given.value("masters", nlohmann::json::array());
+    for (std::size_t i = 0; i < masters.size(); ++i)
+        if (masters[i].value("enabled", true))
+            problems.push_back("masters[" + std::to_string(i) + "]: a bus master's load: the TLM "
+                               "example has no PCI bus to put it on" + use_run);
+    if (differs("cpu", "cache"))
+        problems.push_back("cpu.cache.kib: " + given["cpu"]["cache"]["kib"].dump() +
+                           ": the TLM example's CPU has no cache model (its software touches "
+                           "memory uncached)" + use_run);
+    if (differs("pktgen", "cpus"))
+        problems.push_back("pktgen.cpus: " + given["pktgen"]["cpus"].dump() +
+                           ": the TLM example runs one CPU" + use_run);
+    for (auto it = given.at("simulation").begin(); it != given.at("simulation").end(); ++it)
+        if (differs("simulation", it.key()))
+            problems.push_back("simulation." + it.key() + ": " + it.value().dump() +
+                               ": the TLM example measures --time-us after --warmup-us and has "
+                               "no watchdog" + use_run + " (or its --warmup-us, --time-us)");
+    for (const char* key : {"crash_at_us", "rx_driver_no_refill"})
+        if (differs("testing", key))
+            problems.push_back(std::string("testing.") + key + ": " + given["testing"][key].dump() +
+                               ": a fault the TLM example does not inject" + use_run);
+    return problems;
 }
 
 TlmExamplePlatform::TlmExamplePlatform(sc_core::sc_module_name name,

@@ -18,6 +18,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <systemc>
 
@@ -44,8 +46,12 @@ struct TlmExampleConfig {
     Picos pci_host_hop_ps = 0;    // each pass through the PCI host bridge
     E1000TlmConfig nic;
     // Throws ScenarioError unless the scenario has exactly one NIC driven on one port by pktgen,
-    // with nothing to receive.
+    // with nothing to receive, and asks for nothing the platform would not do (unhandled_keys).
     static TlmExampleConfig from(const Scenario& s);
+    // The keys set to other than their defaults whose behaviour this platform does not have
+    // (background bus masters, CPU caches, more CPUs, simulation.*, some testing.* faults),
+    // one problem each.
+    static std::vector<std::string> unhandled_keys(const Scenario& s);
 };
 
 class TlmExamplePlatform : public sc_core::sc_module {

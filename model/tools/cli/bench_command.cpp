@@ -30,6 +30,8 @@
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/output_paths.h"
+#include "tools/cli/input_files.h"
 #include "tools/output/verbosity.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
@@ -246,6 +248,7 @@ std::vector<std::uint64_t> parse_sizes(const std::string& list) {
 
 int bench(const Args& args) {
     std::string json_out, packets = "1e4,1e5,1e6", runs_text = "3";
+    bool json_given = false;
     std::vector<std::string> only;
     unsigned runs = 3;
     po::options_description opts(
@@ -263,6 +266,10 @@ int bench(const Args& args) {
     try {
         po::variables_map vm;
         if (!parse_options(args, opts, vm)) return 0;
+        json_given = vm.count("json") > 0;
+        std::vector<output::OutputFile> outputs;
+        if (json_given) outputs.push_back({"--json", json_out});
+        output::check_outputs(outputs, scenario_tree_files());
         sizes = parse_sizes(packets);
         runs = static_cast<unsigned>(parse_count("--runs", runs_text, 1, 1000));
         for (const auto& id : only) {
@@ -286,7 +293,7 @@ int bench(const Args& args) {
             if (only.empty() || std::find(only.begin(), only.end(), c.id) != only.end())
                 report["cases"].push_back(bench_case(c, sizes, runs));
         print_table(report, output::report_stream(json_out));
-        if (!json_out.empty())
+        if (json_given)
             output::write_output(json_out, output::json_text(report, 2, json_out) + "\n");
         return 0;
     } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 #include "tools/cli/scenario_source.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/output_paths.h"
 #include "tools/output/pcap_writer.h"
 #include "tools/explain/critical_path.h"
 #include "tools/explain/cpu_placement.h"
@@ -95,6 +96,7 @@ nlohmann::json explain_receive_side(const Scenario& s, const Recording& rec,
 
 int explain(const Args& args) {
     std::string file, json_out, direction = "both";
+    bool json_given = false;
     std::vector<std::string> sets;
     RecordingOptions recording;
     po::options_description opts(
@@ -124,6 +126,8 @@ int explain(const Args& args) {
             return 0;
         }
         po::notify(vm);
+        json_given = vm.count("json") > 0;
+        recording.note_given(vm);
         // Not ->required(): boost would name a '--scenario' option the usage never shows.
         if (file.empty()) throw po::error("missing SCENARIO, the scenario JSON file to explain");
     } catch (const po::error& e) {
@@ -139,6 +143,18 @@ int explain(const Args& args) {
     } catch (const ScenarioError& e) {
         return report_scenario_error(e);
     } catch (const std::invalid_argument& e) {
+        std::cerr << "pcisim explain: " << e.what() << "\n";
+        return 2;
+    }
+    // Where the outputs go, before anything is simulated: none may be an input or another output.
+    std::vector<output::OutputFile> outputs;
+    if (json_given) outputs.push_back({"--json", json_out});
+    for (auto& o : recording.outputs()) outputs.push_back(o);
+    std::vector<std::string> output_paths;
+    for (const auto& o : outputs) output_paths.push_back(o.path);
+    try {
+        output::check_outputs(outputs, s->files());
+    } catch (const output::OutputError& e) {
         std::cerr << "pcisim explain: " << e.what() << "\n";
         return 2;
     }
@@ -171,20 +187,12 @@ int explain(const Args& args) {
     }
     bool explain_tx = transmits && direction != "rx";
     const bool explain_rx = receives && direction != "tx";
-    if (!recording.pcap.empty()) {
-        try {
-            output::check_output_path("--pcap", recording.pcap, {file});
-        } catch (const output::OutputError& e) {
-            std::cerr << "pcisim explain: " << e.what() << "\n";
-            return 2;
-        }
-    }
     nlohmann::json x;
     output::PcapCapture capture(version_line());
     try {
         Simulation sim(*s);
         sim.attach_recorder(*rec);
-        if (!recording.pcap.empty()) capture.attach(sim);
+        if (recording.pcap_given) capture.attach(sim);
         nlohmann::json results = sim.run();
         // pktgen on but every port receive-only (wire_source.receive_only): by default explain
         // the side that has frames; asked for the transmit side, say why there is none.
@@ -202,17 +210,17 @@ int explain(const Args& args) {
         x["resolved_scenario"] = s->resolved();
         x["provenance"] = provenance();
         if (!recording.write_views(*rec, "explain")) return 1;
-        if (!recording.pcap.empty()) capture.write(recording.pcap);
+        if (recording.pcap_given) capture.write(recording.pcap);
     } catch (const std::exception& e) {
         std::cerr << "pcisim explain: " << e.what() << "\n";
         return 1;
     }
-    std::ostream& report = output::report_stream(json_out);
+    std::ostream& report = output::report_stream(output_paths);
     report << "scenario " << x["scenario"].get<std::string>() << "\n";
     if (explain_tx) report << explain_text(x);
     if (explain_tx && explain_rx) report << "\n";
     if (explain_rx) report << explain_receive_text(x["receive"]);
-    if (!json_out.empty()) {
+    if (json_given) {
         try {
             output::write_output(json_out, output::json_text(x, 2, json_out) + "\n");
         } catch (const output::OutputError& e) {

@@ -1,5 +1,6 @@
 // pcisim fit: the latency formula pps = B/(s+k) of every curve in a sweep CSV, regime by regime.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "tools/fit/sweep_curves.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/output_paths.h"
 #include "tools/sweep/csv.h"
 #include "tools/sweep/sweep_axes.h"
 #include "tools/sweep/sweep_table.h"
@@ -23,6 +25,10 @@ namespace po = boost::program_options;
 namespace pcisim::cli {
 
 namespace {
+
+// The largest sweep CSV fit reads (docs/robustness.md): a file is read one record at a time, so
+// memory holds the curves' samples (24 bytes per row), but a file must end.
+constexpr std::uintmax_t kMaxSweepCsvBytes = std::uintmax_t(1) << 30;
 
 std::vector<std::string> split_commas(const std::string& text) {
     std::vector<std::string> parts;
@@ -38,26 +44,26 @@ std::vector<std::string> split_commas(const std::string& text) {
 // the whole sweep's.  "" when the sweep is complete.
 std::string incompleteness(const std::string& csv_path) {
     std::ifstream in(csv_path);
-    const std::vector<sweep::CsvRow> rows = sweep::read_csv(in);
-    if (rows.empty()) return "";
-    const sweep::CsvRow& header = rows.front();
+    sweep::CsvReader reader(in);
+    sweep::CsvRow header, row;
+    if (!reader.next(header)) return "";
     const auto status = std::find(header.begin(), header.end(), "status") - header.begin();
-    std::size_t not_ok = 0;
-    for (std::size_t i = 1; i < rows.size(); ++i)
-        if (static_cast<std::size_t>(status) < rows[i].size() && rows[i][status] != "ok") ++not_ok;
+    std::size_t rows = 0, not_ok = 0;
+    for (; reader.next(row); ++rows)
+        if (static_cast<std::size_t>(status) < row.size() && row[status] != "ok") ++not_ok;
     std::size_t missing = 0, expected = 0;
     if (std::ifstream(sweep::json_path_for(csv_path))) {
-        const sweep::SweepTable table = sweep::read_table(csv_path);
+        const sweep::SweepTable table = sweep::read_table_header(csv_path);
         expected =
             sweep::shard_point_count(table.points_total, table.shard.value_or(sweep::Shard{}));
-        if (expected > rows.size() - 1) missing = expected - (rows.size() - 1);
+        if (expected > rows) missing = expected - rows;
     }
     if (not_ok == 0 && missing == 0) return "";
     std::ostringstream o;
     o << csv_path << " is incomplete:";
     if (not_ok) o << " " << not_ok << " row(s) with a status other than ok;";
     if (missing) o << " " << missing << " of " << expected << " points have no row;";
-    o << " fitting the " << (rows.size() - 1 - not_ok) << " finished points only"
+    o << " fitting the " << (rows - not_ok) << " finished points only"
       << (missing ? " (finish the sweep with 'pcisim sweep ... --resume')" : "");
     return o.str();
 }
@@ -66,6 +72,7 @@ std::string incompleteness(const std::string& csv_path) {
 
 int fit(const Args& args) {
     std::string csv_path, json_out, group_by, bus_rate;
+    bool json_given = false;
     fit::CurveColumns cols;
     po::options_description opts(
         "pcisim fit SWEEP.csv [--group-by KEYS] [--x packet.size] [--y tx_pps]\n"
@@ -90,6 +97,7 @@ int fit(const Args& args) {
         if (!parse_options(args, opts, vm, &pos)) return 0;
         // Not ->required(): boost would name a '--sweep' option the usage never shows.
         if (csv_path.empty()) throw po::error("missing SWEEP.csv, the sweep to fit");
+        json_given = vm.count("json") > 0;
         if (vm.count("bus-bytes-per-s"))
             cols.bus_bytes_per_s = parse_finite("--bus-bytes-per-s", bus_rate, 0, true);
         if (vm.count("group-by")) cols.group_by = split_commas(group_by);
@@ -98,6 +106,29 @@ int fit(const Args& args) {
         return 2;
     }
 
+    // The sweep's CSV and the JSON beside it are read: the fit's JSON may be neither.
+    try {
+        std::vector<output::OutputFile> outputs;
+        if (json_given) outputs.push_back({"--json", json_out});
+        output::check_outputs(outputs, {csv_path, sweep::json_path_for(csv_path)});
+    } catch (const output::OutputError& e) {
+        std::cerr << "pcisim fit: " << e.what() << "\n";
+        return 2;
+    }
+    // Read one record at a time, so memory holds the samples; the file is bounded all the same
+    // (a device such as /dev/zero has no end).
+    std::error_code error;
+    std::string refused;
+    if (!std::filesystem::is_regular_file(csv_path, error))
+        refused = error ? error.message() + "; expected a sweep's CSV file"
+                        : "not a regular file; expected a sweep's CSV file";
+    else if (const auto size = std::filesystem::file_size(csv_path, error); size > kMaxSweepCsvBytes)
+        refused = std::to_string(size) + " bytes; expected a CSV file of at most " +
+                  std::to_string(kMaxSweepCsvBytes) + " bytes (1 GiB)";
+    if (!refused.empty()) {
+        std::cerr << "pcisim fit: " << csv_path << ": " << refused << "\n";
+        return 2;
+    }
     std::ifstream in(csv_path);
     if (!in) {
         std::cerr << "pcisim fit: cannot read " << csv_path << "\n";
@@ -126,7 +157,7 @@ int fit(const Args& args) {
         return 1;
     }
     doc["provenance"] = provenance();
-    if (!json_out.empty()) {
+    if (json_given) {
         try {
             output::write_output(json_out, output::json_text(doc, 2, json_out) + "\n");
         } catch (const output::OutputError& e) {

@@ -4,6 +4,7 @@
 #include "tools/cli/commands.h"
 #include "tools/cli/provenance.h"
 #include "tools/output/output_file.h"
+#include "tools/output/output_paths.h"
 #include "tools/output/output_lock.h"
 #include "tools/sweep/shard_merge.h"
 #include "tools/sweep/sweep_table.h"
@@ -31,8 +32,10 @@ int merge(const Args& args) {
             inputs.push_back(args[i]);
             inputs.push_back(sweep::json_path_for(args[i]));
         }
-        for (const auto& path : {out, sweep::json_path_for(out)})
-            output::check_output_path("OUT", path, inputs);
+        output::check_outputs({{"OUT", out, true},
+                               {"OUT", sweep::json_path_for(out), true},
+                               {"OUT", sweep::beside(out, ".lock"), true}},
+                              inputs);
         output::OutputLock lock(sweep::beside(out, ".lock"), out);
         for (const auto& path : {out, sweep::json_path_for(out)})
             output::remove_stale_temporaries(path);  // of a command killed while writing

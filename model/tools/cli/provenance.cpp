@@ -80,8 +80,8 @@ std::vector<MetricSpec> provenance_metrics() {
          "uncommitted changes; unknown outside a checkout)."},
         {"provenance.systemc_version", "", "The SystemC library's version."},
         {"provenance.command_line[]", "", "The command, program name first; for run, without "
-         "the options that only choose where outputs go (--json, --vcd, --trace, --window, "
-         "--pcap, -q)."},
+         "the options that only choose where outputs go (--json, --vcd, --trace, --pcap, -q; "
+         "--window stays: a window past the run's end makes the run longer)."},
     };
 }
 

@@ -11,6 +11,7 @@
 #include "tools/cli/scenario_source.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/output_paths.h"
 #include "tools/output/pcap_writer.h"
 #include "tools/output/verbosity.h"
 #include "run/scenario.h"
@@ -28,7 +29,21 @@ struct ScenarioArgs {
     std::string file;
     std::vector<std::string> sets;
     std::string json_out;
+    bool json_given = false;
     RecordingOptions recording;  // run only
+
+    // Every file the run writes, in the order of its options.
+    std::vector<output::OutputFile> outputs() const {
+        std::vector<output::OutputFile> out;
+        if (json_given) out.push_back({"--json", json_out});
+        for (auto& o : recording.outputs()) out.push_back(o);
+        return out;
+    }
+    std::vector<std::string> output_paths() const {
+        std::vector<std::string> paths;
+        for (const auto& o : outputs()) paths.push_back(o.path);
+        return paths;
+    }
 };
 
 // Parses "SCENARIO [--set K=V ...] [--json OUT]"; throws po::error on bad usage.  nullopt when
@@ -52,6 +67,8 @@ std::optional<ScenarioArgs> parse(const Args& args, bool with_json, const char* 
     pos.add("scenario", 1);
     po::variables_map vm;
     if (!parse_options(args, opts, vm, &pos)) return std::nullopt;
+    a.json_given = vm.count("json") > 0;
+    a.recording.note_given(vm);
     // Checked here rather than by ->required(): the option is given positionally, and boost's
     // message would name a '--scenario' option the usage never shows.
     if (a.file.empty()) throw po::error("missing SCENARIO, the scenario JSON file to load");
@@ -90,17 +107,16 @@ int run(const Args& args) {
     } catch (const ScenarioError& e) {
         return report_scenario_error(e);
     }
-    if (!a.recording.pcap.empty()) {
-        try {
-            output::check_output_path("--pcap", a.recording.pcap, {a.file});
-        } catch (const output::OutputError& e) {
-            std::cerr << "pcisim run: " << e.what() << "\n";
-            return 2;
-        }
+    // Where the outputs go, before anything is simulated: none may be an input or another output.
+    try {
+        output::check_outputs(a.outputs(), s->files());
+    } catch (const output::OutputError& e) {
+        std::cerr << "pcisim run: " << e.what() << "\n";
+        return 2;
     }
     // The results repeat the scenario: a string in it that JSON cannot hold would fail the
     // write after the whole run.
-    if (auto bad = output::invalid_utf8(s->resolved()); bad && !a.json_out.empty()) {
+    if (auto bad = output::invalid_utf8(s->resolved()); bad && a.json_given) {
         std::cerr << "pcisim run: cannot write " << a.json_out << ": scenario." << *bad
                   << "; expected UTF-8 text\n";
         return 2;
@@ -118,7 +134,7 @@ int run(const Args& args) {
     try {
         Simulation sim(*s);
         if (recording) sim.attach_recorder(*recording);
-        if (!a.recording.pcap.empty()) capture.attach(sim);
+        if (a.recording.pcap_given) capture.attach(sim);
         {
             RunProgress progress("pcisim run: " + s->text("name"));
             results = sim.run();
@@ -129,7 +145,7 @@ int run(const Args& args) {
         std::cerr << "pcisim run: simulation failed: " << e.what() << "\n";
         return 1;
     }
-    if (!a.recording.pcap.empty()) {
+    if (a.recording.pcap_given) {
         try {
             capture.write(a.recording.pcap);
         } catch (const output::OutputError& e) {
@@ -137,12 +153,13 @@ int run(const Args& args) {
             return 1;
         }
     }
-    output::report_stream(a.json_out) << summarize(results);
+    output::report_stream(a.output_paths()) << summarize(results);
     // The results already hold the resolved scenario; this says what made them.  Where the
-    // results and recordings were written is no part of what they are.
+    // results and recordings were written is no part of what they are; --window is (a window
+    // past the run's end makes the run longer).
     results["provenance"] =
-        provenance_without({"--json", "--vcd", "--trace", "--window", "--pcap"}, {"-q", "--quiet"});
-    if (!a.json_out.empty()) {
+        provenance_without({"--json", "--vcd", "--trace", "--pcap"}, {"-q", "--quiet"});
+    if (a.json_given) {
         try {
             output::write_output(a.json_out, output::json_text(results, 2, a.json_out) + "\n");
         } catch (const output::OutputError& e) {

@@ -1,6 +1,8 @@
 // pcisim sweep: one simulation per point of a --vary product, each in its own worker process.
 #include <unistd.h>
 
+#include <csignal>
+
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -19,6 +21,7 @@
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/output_paths.h"
 #include "tools/output/output_lock.h"
 #include "tools/output/verbosity.h"
 #include "run/scenario.h"
@@ -160,19 +163,30 @@ std::string point_label(const sweep::SweepTable& t, const sweep::SweepRow& row) 
     return label + (row.ok ? "ok" : "failed: " + row.error);
 }
 
-// The files the sweep reads, which it must never write: the scenario and the platform file it
-// names (looked for where the scenario loader looks: beside the scenario, then in the data
-// directory's scenarios/).
-std::vector<std::string> input_files(const std::string& file, const Scenario& base) {
-    std::vector<std::string> inputs = {file};
-    const nlohmann::json& s = base.resolved();
-    if (s.contains("platform") && s["platform"].is_string()) {
-        std::filesystem::path p = s["platform"].get<std::string>();
-        inputs.push_back(p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string()
-                                         : p.string());
-        inputs.push_back((data_path("scenarios") / p).string());
+// The files the sweep reads, which it must never write: the scenario, its platform files, and
+// those of the platforms a --vary platform=... axis names.
+std::vector<std::string> input_files(const Scenario& base, const std::vector<sweep::Axis>& axes) {
+    std::vector<std::string> inputs = base.files();
+    for (const auto& axis : axes) {
+        if (axis.key != "platform") continue;
+        for (const auto& value : axis.values) {
+            try {
+                for (const auto& f : base.with(sweep::point_overrides({axis}, {0, {value}})).files())
+                    inputs.push_back(f);
+            } catch (const ScenarioError&) {
+                // Its points fail with the loader's message; the other points still run.
+            }
+        }
     }
     return inputs;
+}
+
+// Every file the sweep writes beside the lock: none may be an input or another's.
+std::vector<output::OutputFile> sweep_outputs(const std::string& out) {
+    return {{"-o", out, true},
+            {"-o", sweep::json_path_for(out), true},
+            {"-o", sweep::beside(out, ".journal"), true},
+            {"-o", sweep::beside(out, ".lock"), true}};
 }
 
 // The ok rows of an earlier run of the same sweep, by point index: those of OUT.json, then
@@ -235,8 +249,12 @@ int sweep(const Args& args) {
     try {
         base = Scenario::load(a.file, a.sets);
         table.base_scenario = base->resolved();
+        sweep::check_axis_paths(table.axes, table.base_scenario);
     } catch (const ScenarioError& e) {
         return report_scenario_error(e);
+    } catch (const sweep::UsageError& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        return 2;
     }
     table.scenario_file = a.file;
     table.sets = a.sets;
@@ -256,8 +274,7 @@ int sweep(const Args& args) {
     std::unique_ptr<sweep::SweepJournal> journal;
     std::map<std::size_t, sweep::SweepRow> done;
     try {
-        for (const auto& path : {a.out, sweep::json_path_for(a.out), journal_path})
-            output::check_output_path("-o", path, input_files(a.file, *base));
+        output::check_outputs(sweep_outputs(a.out), input_files(*base, table.axes));
         lock = std::make_unique<output::OutputLock>(sweep::beside(a.out, ".lock"), a.out);
         for (const auto& path : {a.out, sweep::json_path_for(a.out)})
             output::remove_stale_temporaries(path);  // of a sweep killed while writing
@@ -307,7 +324,7 @@ int sweep(const Args& args) {
     sweep::Progress progress(output::info_stream(), isatty(STDERR_FILENO) && !output::quiet(),
                              todo.size());
     std::size_t failed = 0;
-    bool journal_failed = false;
+    std::string journal_error;  // why the journal could not be written; the sweep then stops
     auto collect = [&](std::size_t job, const sweep::JobOutcome& o) {
         std::size_t i = todo[job];
         sweep::SweepRow& row = table.rows[i];
@@ -316,33 +333,51 @@ int sweep(const Args& args) {
         row.ok = o.ok;
         row.error = o.error;
         if (o.ok) row.metrics = sweep::flatten_metrics(o.result);
-        // On the disk before it is counted: a kill from now on cannot lose it.
-        if (!o.interrupted && !journal_failed) {
-            try {
-                journal->append(row);
-            } catch (const std::runtime_error& e) {
-                journal_failed = true;
-                std::cerr << "pcisim sweep: " << e.what()
-                          << "; the sweep goes on, but a kill would now lose its finished "
-                             "points\n";
-            }
+        if (o.interrupted || !journal_error.empty()) return;
+        // On the disk before it is counted: a kill from now on cannot lose it.  A point that
+        // cannot be recorded is not counted, and no further point runs: a sweep that went on
+        // would report points that a kill, or a full disk at the end, loses.
+        try {
+            journal->append(row);
+        } catch (const std::runtime_error& e) {
+            journal_error = e.what();
+            return;
         }
         failed += !o.ok;
         progress.point_done(o.ok, point_label(table, row));
     };
-    sweep::PoolOptions pool{a.jobs ? a.jobs : sweep::default_parallelism(), a.timeout_s};
+    sweep::PoolOptions pool{a.jobs ? a.jobs : sweep::default_parallelism(), a.timeout_s,
+                            [&] { return !journal_error.empty(); }};
     int stopped_by = 0;
+    std::string write_error;
     try {
         auto job = [&](std::size_t j) { return simulate_point(todo[j]); };
         stopped_by = sweep::run_jobs(todo.size(), job, pool, collect);
+        // A closed pipe stopped it: what is said from now on may find no reader, and must not
+        // end the sweep before its outputs are written.
+        if (stopped_by == SIGPIPE) signal(SIGPIPE, SIG_IGN);
         progress.finish();
+    } catch (const std::exception& e) {
+        std::cerr << "pcisim sweep: " << e.what() << "\n";
+        std::cerr << "pcisim sweep: the finished points are in " << journal_path
+                  << "; continue with the same command and --resume\n";
+        return 1;
+    }
+    if (!journal_error.empty()) {
+        // Whatever could not be recorded runs again on --resume; what the journal holds does not.
+        std::cerr << "pcisim sweep: " << journal_error << "; stopped the sweep: "
+                  << journal->appended() << " points of this run are in " << journal_path
+                  << " (every line whole), the points in flight were not counted; free the "
+                     "space (or fix the folder) and continue with the same command and --resume\n";
+        return 1;
+    }
+    try {
         sweep::write_table(table, a.out);
         journal->remove();  // the outputs hold its rows now
     } catch (const std::exception& e) {
         std::cerr << "pcisim sweep: " << e.what() << "\n";
-        if (!journal_failed)
-            std::cerr << "pcisim sweep: the finished points are in " << journal_path
-                      << "; continue with the same command and --resume\n";
+        std::cerr << "pcisim sweep: the finished points are in " << journal_path
+                  << "; continue with the same command and --resume\n";
         return 1;
     }
     if (stopped_by) {

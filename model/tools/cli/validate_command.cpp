@@ -15,6 +15,8 @@
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/output_paths.h"
+#include "tools/cli/input_files.h"
 #include "tools/output/verbosity.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
@@ -83,6 +85,7 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
 int validate(const Args& args) {
     std::string case_id, doc, json_out, jobs_text;
     std::vector<std::string> tier_args;
+    bool doc_given = false, json_given = false;
     std::size_t jobs = sweep::default_parallelism();
     bool predictions = false, strict = false;
     po::options_description opts(
@@ -99,7 +102,8 @@ int validate(const Args& args) {
         "jobs,j", po::value<std::string>(&jobs_text),
         "simulations at once, 1 to 1024 (default: cores)")(
         "doc", po::value<std::string>(&doc),
-        "write the report (Markdown) here, e.g. docs/validation.md")(
+        "write the report (Markdown) here, e.g. docs/validation.md ('-': to stdout, the table "
+        "then to stderr)")(
         "json", po::value<std::string>(&json_out),
         "write every check as JSON ('-': to stdout, the table then to stderr)")(
         "predictions", po::bool_switch(&predictions),
@@ -109,7 +113,19 @@ int validate(const Args& args) {
         po::variables_map vm;
         if (!parse_options(args, opts, vm)) return 0;
         if (vm.count("jobs")) jobs = parse_count("-j", jobs_text, 1, kMaxWorkers);
+        doc_given = vm.count("doc") > 0;
+        json_given = vm.count("json") > 0;
     } catch (const po::error& e) {
+        std::cerr << "pcisim validate: " << e.what() << "\n";
+        return 2;
+    }
+    // The report files may be none of the calibration set's files, nor each other.
+    std::vector<output::OutputFile> outputs;
+    if (doc_given) outputs.push_back({"--doc", doc});
+    if (json_given) outputs.push_back({"--json", json_out});
+    try {
+        output::check_outputs(outputs, scenario_tree_files());
+    } catch (const output::OutputError& e) {
         std::cerr << "pcisim validate: " << e.what() << "\n";
         return 2;
     }
@@ -146,19 +162,20 @@ int validate(const Args& args) {
                              std::find(in_verdict.begin(), in_verdict.end(), tier) !=
                                  in_verdict.end()});
         for (auto& g : grid) g.pps = pps.at(g.point.key());
-        std::ostream& table = output::report_stream(json_out);
+        const std::vector<std::string> output_paths = {doc_given ? doc : "", json_out};
+        std::ostream& table = output::report_stream(output_paths);
         table << validate::table_text(checks, tiers, set.tolerances(), strict);
         for (const auto& f : failures) std::cerr << "failed simulation: " << f << "\n";
         // -q: the verdict alone, where the table would have gone.
         if (output::quiet())
-            (output::is_stdout(json_out) ? std::cerr : std::cout)
+            (output::is_stdout(json_out) || output::is_stdout(doc) ? std::cerr : std::cout)
                 << "validate: " << validate::verdict(tiers, strict) << "\n";
-        if (!doc.empty())
-            output::write_text_file(
+        if (doc_given)
+            output::write_output(
                 doc, validate::report_markdown(
                          checks, tiers, set.tolerances(), grid,
                          set.predictions().value("notes", std::vector<std::string>{})));
-        if (!json_out.empty()) {
+        if (json_given) {
             nlohmann::json report = validate::to_json(checks, tiers, grid, strict);
             report["provenance"] = provenance();
             output::write_output(json_out, output::json_text(report, 2, json_out) + "\n");

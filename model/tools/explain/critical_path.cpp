@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "tools/explain/cpu_placement.h"
+#include "run/sustained_rate.h"
 #include "tools/explain/interval_sweep.h"
 #include "tools/explain/nic_bus_spans.h"
 #include "tools/explain/step_intervals.h"
@@ -148,6 +149,22 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     if (ends.size() < 3)
         throw std::runtime_error("only " + std::to_string(ends.size()) +
                                  " frames left " + nic_port + " in the window; make the window longer");
+    // A period from the first to the last frame means something only when the frames are
+    // spread over the window, as a run's rate does (run/sustained_rate.h): one burst in it
+    // (bursty traffic: TDT batching, held-back interrupts) would be analysed as if steady.
+    FrameCheck recorded;
+    recorded.open_window();
+    for (const auto& [end, packet] : ends) {
+        if (recorded.window_frames > 0)
+            recorded.longest_gap = std::max(recorded.longest_gap, end - recorded.last);
+        if (recorded.window_frames++ == 0) recorded.first = end;
+        recorded.last = end;
+    }
+    if (std::string bursts = unsteady_frames(recorded, rec.window().from, rec.window().to, false);
+        !bursts.empty())
+        throw std::runtime_error(nic_port + ": the recorded window holds no steady traffic to "
+                                 "explain: " + bursts + "; choose a --window that spans many "
+                                 "bursts (at most 20000 us)");
     const Picos a = ends.front().first, b = ends.back().first;
     const double n = static_cast<double>(ends.size() - 1);
     const double period = ns(b - a) / n;

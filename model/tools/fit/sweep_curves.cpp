@@ -41,9 +41,10 @@ std::optional<double> bus_rate(const sweep::CsvRow& row, std::optional<std::size
 }  // namespace
 
 std::vector<Curve> read_curves(std::istream& csv, const CurveColumns& columns) {
-    std::vector<sweep::CsvRow> rows = sweep::read_csv(csv);
-    if (rows.empty()) throw std::runtime_error("the CSV is empty");
-    const sweep::CsvRow& header = rows.front();
+    // One record at a time: memory holds the curves' samples, not the sweep's every metric.
+    sweep::CsvReader reader(csv);
+    sweep::CsvRow header;
+    if (!reader.next(header)) throw std::runtime_error("the CSV is empty");
     auto find = [&](const std::string& name) -> std::optional<std::size_t> {
         auto it = std::find(header.begin(), header.end(), name);
         if (it == header.end()) return std::nullopt;
@@ -67,8 +68,8 @@ std::vector<Curve> read_curves(std::istream& csv, const CurveColumns& columns) {
 
     std::vector<Curve> curves;
     std::map<std::vector<std::string>, std::size_t> curve_of;
-    for (std::size_t line = 2; line <= rows.size(); ++line) {
-        const sweep::CsvRow& row = rows[line - 1];
+    for (sweep::CsvRow row; reader.next(row);) {
+        const std::size_t line = reader.line();
         if (row.size() != header.size())
             throw std::runtime_error("line " + std::to_string(line) + " has " +
                                      std::to_string(row.size()) + " cells; the header has " +

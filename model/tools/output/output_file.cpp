@@ -43,8 +43,7 @@ std::string temporary_for(const std::string& path) { return path + ".tmp-"; }
 
 }  // namespace
 
-void check_output_path(const std::string& option, const std::string& path,
-                       const std::vector<std::string>& inputs) {
+void check_output_folder(const std::string& option, const std::string& path) {
     const std::string folder = folder_of(path);
     struct stat st {};
     if (stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
@@ -53,6 +52,12 @@ void check_output_path(const std::string& option, const std::string& path,
     if (access(folder.c_str(), W_OK | X_OK) != 0)
         throw OutputError(option + " " + path + ": the folder " + folder + " is not writable (" +
                           std::strerror(errno) + "); expected a writable folder");
+}
+
+void check_output_path(const std::string& option, const std::string& path,
+                       const std::vector<std::string>& inputs) {
+    check_output_folder(option, path);
+    struct stat st {};
     if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
         throw OutputError(option + " " + path +
                           ": not a regular file (a device, FIFO or folder would be replaced); "
@@ -87,6 +92,13 @@ std::ostream& report_stream(const std::string& json_path) {
     return is_stdout(json_path) ? std::cerr : std::cout;
 }
 
+std::ostream& report_stream(const std::vector<std::string>& output_paths) {
+    if (quiet()) return null_stream();
+    for (const auto& path : output_paths)
+        if (is_stdout(path)) return std::cerr;
+    return std::cout;
+}
+
 void write_output(const std::string& path, const std::string& text) {
     if (!is_stdout(path)) return write_text_file(path, text);
     // main() checks that the standard output took it all (a closed pipe, a full disk).
@@ -103,8 +115,12 @@ void remove_stale_temporaries(const std::string& path) {
     }
 }
 
+std::string temporary_path(const std::string& path) {
+    return temporary_for(path) + std::to_string(getpid());
+}
+
 void write_file_durably(const std::string& path, const std::string& text) {
-    std::string tmp = temporary_for(path) + std::to_string(getpid());
+    std::string tmp = temporary_path(path);
     int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) throw OutputError("cannot create " + tmp + ": " + std::strerror(errno));
     try {

@@ -24,10 +24,16 @@ public:
 void check_output_path(const std::string& option, const std::string& path,
                        const std::vector<std::string>& inputs);
 
+// Throws OutputError unless the folder `path` would be created in exists and is writable.
+void check_output_folder(const std::string& option, const std::string& path);
+
 // Writes `text` to a temporary file in path's folder, flushes it to the disk (fsync), renames it
 // onto `path` and flushes the folder, so the new file survives a power cut once this returns.
 // Throws OutputError.
 void write_file_durably(const std::string& path, const std::string& text);
+
+// The temporary file write_file_durably writes before it renames it onto `path`: PATH.tmp-PID.
+std::string temporary_path(const std::string& path);
 
 // Removes the temporary files (PATH.tmp-PID) that write_file_durably left when its process was
 // killed mid-write.  Only for a caller that holds the output's lock: no one else writes them.
@@ -42,6 +48,8 @@ void write_text_file(const std::string& path, const std::string& text);
 // tools/output/verbosity.h).
 bool is_stdout(const std::string& path);
 std::ostream& report_stream(const std::string& json_path);
+// The same when any of several outputs may be "-" (--json, --vcd, --trace).
+std::ostream& report_stream(const std::vector<std::string>& output_paths);
 // Writes `text` to the standard output for "-", else as write_text_file does.
 void write_output(const std::string& path, const std::string& text);
 

@@ -103,6 +103,6 @@ std::string PcapCapture::pcapng() const {
     return file;
 }
 
-void PcapCapture::write(const std::string& path) const { write_text_file(path, pcapng()); }
+void PcapCapture::write(const std::string& path) const { write_output(path, pcapng()); }
 
 }  // namespace pcisim::output

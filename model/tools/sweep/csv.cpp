@@ -1,6 +1,5 @@
 #include "tools/sweep/csv.h"
 
-#include <iterator>
 #include <stdexcept>
 
 namespace pcisim::sweep {
@@ -28,19 +27,26 @@ std::string csv_line(const CsvRow& cells) {
     return line;
 }
 
-std::vector<CsvRow> read_csv(std::istream& in) {
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<CsvRow> rows;
-    CsvRow row;
+CsvReader::CsvReader(std::istream& in, std::size_t max_record_bytes)
+    : in_(in), max_record_bytes_(max_record_bytes) {}
+
+bool CsvReader::next(CsvRow& row) {
+    row.clear();
     std::string cell;
-    bool in_quotes = false;
-    bool row_has_content = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        char c = text[i];
+    bool in_quotes = false, has_content = false;
+    std::size_t bytes = 0;
+    record_line_ = line_;
+    for (int got; (got = in_.get()) != std::char_traits<char>::eof();) {
+        const char c = static_cast<char>(got);
+        if (++bytes > max_record_bytes_)
+            throw std::runtime_error("line " + std::to_string(record_line_) + ": a record longer than " +
+                                     std::to_string(max_record_bytes_) + " bytes; expected a CSV "
+                                     "file as pcisim sweep writes it");
+        if (c == '\n') ++line_;
         if (in_quotes) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+            if (c == '"' && in_.peek() == '"') {
                 cell += '"';
-                ++i;
+                in_.get();
             } else if (c == '"') {
                 in_quotes = false;
             } else {
@@ -50,30 +56,39 @@ std::vector<CsvRow> read_csv(std::istream& in) {
         }
         if (c == '"') {
             in_quotes = true;
-            row_has_content = true;
+            has_content = true;
         } else if (c == ',') {
-            row.push_back(cell);
+            row.push_back(std::move(cell));
             cell.clear();
-            row_has_content = true;
+            has_content = true;
         } else if (c == '\n' || c == '\r') {
-            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-            if (row_has_content || !cell.empty()) {
-                row.push_back(cell);
-                rows.push_back(row);
+            if (c == '\r' && in_.peek() == '\n') {
+                in_.get();
+                ++line_;
             }
-            row.clear();
-            cell.clear();
-            row_has_content = false;
+            if (has_content || !cell.empty()) {
+                row.push_back(std::move(cell));
+                return true;
+            }
+            record_line_ = line_;  // a blank line: the record begins on the next
+            bytes = 0;
         } else {
             cell += c;
-            row_has_content = true;
+            has_content = true;
         }
     }
     if (in_quotes) throw std::runtime_error("unterminated quoted cell at end of CSV");
-    if (row_has_content || !cell.empty()) {
-        row.push_back(cell);
-        rows.push_back(row);
+    if (has_content || !cell.empty()) {
+        row.push_back(std::move(cell));
+        return true;
     }
+    return false;
+}
+
+std::vector<CsvRow> read_csv(std::istream& in) {
+    std::vector<CsvRow> rows;
+    CsvReader reader(in);
+    for (CsvRow row; reader.next(row);) rows.push_back(row);
     return rows;
 }
 

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <algorithm>
 #include <regex>
+#include <sstream>
 
 #include "run/scenario.h"
 #include "run/schema.h"
@@ -96,6 +98,45 @@ void check_key_known(const std::string& key, const std::string& spec) {
     if (!find_param(schema_path))
         throw UsageError(spec + ": unknown scenario key \"" + key +
                          "\"; expected a key listed by 'pcisim schema', e.g. bus.clock_mhz");
+}
+
+void check_axis_paths(const std::vector<Axis>& axes, const json& base) {
+    auto dotted = [](const std::string& key) {
+        return std::regex_replace(key, std::regex(R"(\[([0-9]+)\])"), ".$1");
+    };
+    for (const auto& axis : axes) {
+        const std::string key = dotted(axis.key);
+        bool inside_another = false;
+        for (const auto& other : axes) {
+            const std::string outer = dotted(other.key);
+            inside_another = inside_another || (key.size() > outer.size() &&
+                                                key.compare(0, outer.size(), outer) == 0 &&
+                                                key[outer.size()] == '.');
+        }
+        if (inside_another) continue;
+        const json* node = &base;
+        std::string walked;
+        std::stringstream parts(key);
+        for (std::string part; std::getline(parts, part, '.');) {
+            const bool index = !part.empty() && std::all_of(part.begin(), part.end(), ::isdigit);
+            if (index && (!node || !node->is_array()))
+                throw UsageError("--vary " + axis.key + ": " + walked + " is no list in the "
+                                 "scenario, so it has no item " + part + "; expected a key of the "
+                                 "scenario (add the list with --set, or vary the whole list)");
+            if (index) {
+                const std::size_t i = part.size() > 9 ? SIZE_MAX : std::stoul(part);
+                if (i >= node->size())
+                    throw UsageError("--vary " + axis.key + ": index " + part +
+                                     " is past the end of " + walked + " (" +
+                                     std::to_string(node->size()) + " items in the scenario); "
+                                     "expected an index below " + std::to_string(node->size()));
+                node = &(*node)[i];
+            } else {
+                node = node && node->is_object() && node->contains(part) ? &(*node)[part] : nullptr;
+            }
+            walked += (walked.empty() ? "" : ".") + part;
+        }
+    }
 }
 
 Shard parse_shard(const std::string& spec) {

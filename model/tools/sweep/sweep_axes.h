@@ -29,6 +29,11 @@ Axis parse_axis(const std::string& spec);
 
 // Throws UsageError unless `key` names a scenario key in the parameter schema.
 void check_key_known(const std::string& key, const std::string& spec);
+// Throws UsageError when an axis's key cannot be a key of `base` (the resolved scenario) at any
+// point: a list index past the end of its list (nics.3.model with two NICs), an index into what
+// is no list.  Every point would fail alike, so the sweep is refused before the first.  An
+// axis inside another axis's key (one varies nics, another nics.1.model) is left to the points.
+void check_axis_paths(const std::vector<Axis>& axes, const nlohmann::json& base);
 
 struct Shard {
     std::size_t index = 0, count = 1;  // points i with i % count == index

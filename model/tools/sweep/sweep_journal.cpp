@@ -90,8 +90,11 @@ SweepJournal::SweepJournal(const std::string& path, const SweepTable& table,
         close(fd_);
         throw std::runtime_error("cannot truncate " + path + ": " + why);
     }
+    good_bytes_ = keep_bytes;
     if (!keep) {
-        write_line(fd_, output::json_text(header(table), -1, path) + "\n", path);
+        const std::string line = output::json_text(header(table), -1, path) + "\n";
+        write_line(fd_, line, path);
+        good_bytes_ = static_cast<off_t>(line.size());
         output::sync_folder_of(path);  // the new file's name must survive a power cut too
     }
 }
@@ -105,7 +108,17 @@ void SweepJournal::append(const SweepRow& row) {
     // the axes' valid.  A worker's message with stray bytes is mended rather than lost.
     std::string line =
         row_json(axes_, row).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-    write_line(fd_, line, path_);
+    try {
+        write_line(fd_, line, path_);
+    } catch (const std::runtime_error&) {
+        // A full disk may have taken part of the line: cut it off, so that the journal ends
+        // with a whole line and the next append (after --resume) is read too.
+        if (ftruncate(fd_, good_bytes_) == 0) fsync(fd_);
+        lseek(fd_, good_bytes_, SEEK_SET);
+        throw;
+    }
+    good_bytes_ += static_cast<off_t>(line.size());
+    ++appended_;
 }
 
 void SweepJournal::remove() {
@@ -125,6 +138,7 @@ std::map<std::size_t, SweepRow> SweepJournal::read(const std::string& path,
         SweepRow row;
         try {
             row = row_from_json(table.axes, j.lines[i]);
+            check_row(table, row);
         } catch (const std::runtime_error& e) {
             throw std::runtime_error(path + ": line " + std::to_string(i + 1) + ": " + e.what());
         }

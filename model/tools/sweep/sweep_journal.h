@@ -27,8 +27,11 @@ public:
     SweepJournal(const SweepJournal&) = delete;
     SweepJournal& operator=(const SweepJournal&) = delete;
 
-    // Appends the row and flushes it to the disk.  Throws std::runtime_error.
+    // Appends the row and flushes it to the disk.  Throws std::runtime_error, and then leaves
+    // the journal as it was before (a torn line is cut off): every line in it is whole.
     void append(const SweepRow& row);
+    // Rows appended by this run and flushed.
+    std::size_t appended() const { return appended_; }
     // Deletes the journal: the outputs hold its rows now.
     void remove();
 
@@ -43,6 +46,8 @@ private:
     std::string path_;
     std::vector<Axis> axes_;
     int fd_ = -1;
+    off_t good_bytes_ = 0;  // the length of its whole lines
+    std::size_t appended_ = 0;
 };
 
 }  // namespace pcisim::sweep

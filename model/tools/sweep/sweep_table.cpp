@@ -1,6 +1,7 @@
 #include "tools/sweep/sweep_table.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -118,7 +119,11 @@ SweepRow row_from_json(const std::vector<Axis>& axes, const json& r) {
     try {
         row.index = r.at("point").get<std::size_t>();
         for (const auto& a : axes) row.values.push_back(r.at("values").at(a.key));
-        row.ok = r.at("status").get<std::string>() == "ok";
+        const std::string status = r.at("status").get<std::string>();
+        if (status != "ok" && status != "failed")
+            throw std::runtime_error("point " + std::to_string(row.index) + ": status \"" +
+                                     status + "\"; expected ok or failed");
+        row.ok = status == "ok";
         row.error = r.at("error").get<std::string>();
         row.metrics = r.at("metrics").get<std::map<std::string, json>>();
     } catch (const json::exception& e) {
@@ -153,7 +158,46 @@ SweepTable table_from_json(const json& doc) {
     } catch (const json::exception& e) {
         throw std::runtime_error(std::string("not a pcisim sweep result: ") + e.what());
     }
+    std::size_t total = 0;
+    try {
+        total = point_count(t.axes);
+    } catch (const UsageError& e) {
+        throw std::runtime_error(std::string("not a pcisim sweep result: ") + e.what());
+    }
+    if (total != t.points_total || t.axes.empty() ||
+        (t.shard && (t.shard->count == 0 || t.shard->index >= t.shard->count)))
+        throw std::runtime_error("not a pcisim sweep result: points_total " +
+                                 std::to_string(t.points_total) + " and shard do not fit the " +
+                                 std::to_string(total) + " points of its --vary axes");
+    std::set<std::size_t> seen;
+    for (const auto& row : t.rows) {
+        check_row(t, row);
+        if (!seen.insert(row.index).second)
+            throw std::runtime_error("point " + std::to_string(row.index) +
+                                     " has more than one row; expected one row per point");
+    }
     return t;
+}
+
+void check_row(const SweepTable& table, const SweepRow& row) {
+    const std::string point = "point " + std::to_string(row.index);
+    auto bad = [&](const std::string& why) {
+        return std::runtime_error(point + ": " + why + "; expected the rows the sweep wrote");
+    };
+    if (row.index >= table.points_total)
+        throw bad("beyond the " + std::to_string(table.points_total) + " points of the sweep");
+    if (table.shard && row.index % table.shard->count != table.shard->index)
+        throw bad("not in shard " + std::to_string(table.shard->index) + "/" +
+                  std::to_string(table.shard->count));
+    const Point expected = point_at(table.axes, row.index);
+    for (std::size_t i = 0; i < table.axes.size(); ++i)
+        if (row.values.at(i) != expected.values[i])
+            throw bad(table.axes[i].key + " is " + row.values[i].dump() + ", where the axes put " +
+                      expected.values[i].dump());
+    if (row.ok && !row.error.empty()) throw bad("status ok with an error");
+    if (!row.ok && row.error.empty()) throw bad("status failed without its reason");
+    for (const auto& [name, value] : row.metrics)
+        if (!value.is_number()) throw bad("metric " + name + " is " + value.dump() + ", not a number");
 }
 
 std::string beside(const std::string& csv_path, const std::string& extension) {
@@ -175,20 +219,46 @@ void write_table(const SweepTable& table, const std::string& csv_path) {
     output::write_file_durably(csv_path, csv);
 }
 
-SweepTable read_table(const std::string& csv_path) {
+namespace {
+
+// OUT.json beside `csv_path`, parsed; without its rows when `with_rows` is false (each is
+// dropped as soon as it is read, so memory holds one).  A device or a folder is refused.
+json read_table_json(const std::string& csv_path, bool with_rows) {
     std::string path = json_path_for(csv_path);
+    std::error_code error;
+    if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
+        throw std::runtime_error(path + ": not a regular file; expected the JSON a sweep wrote");
     std::ifstream in(path);
     if (!in) throw std::runtime_error(path + ": cannot read (the JSON written beside " + csv_path + ")");
-    json doc;
     try {
-        doc = json::parse(in);
+        if (with_rows) return json::parse(in);
+        json doc = json::parse(in, [](int depth, json::parse_event_t event, json& parsed) {
+            return !(depth == 1 && event == json::parse_event_t::key && parsed == "rows");
+        });
+        doc["rows"] = json::array();
+        return doc;
     } catch (const json::exception& e) {
         throw std::runtime_error(path + ": " + e.what());
     }
+}
+
+}  // namespace
+
+SweepTable read_table(const std::string& csv_path) {
+    json doc = read_table_json(csv_path, true);
     try {
         return table_from_json(doc);
     } catch (const std::runtime_error& e) {
-        throw std::runtime_error(path + ": " + e.what());
+        throw std::runtime_error(json_path_for(csv_path) + ": " + e.what());
+    }
+}
+
+SweepTable read_table_header(const std::string& csv_path) {
+    json doc = read_table_json(csv_path, false);
+    try {
+        return table_from_json(doc);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(json_path_for(csv_path) + ": " + e.what());
     }
 }
 

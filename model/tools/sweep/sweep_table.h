@@ -59,8 +59,13 @@ nlohmann::json identity_json(const SweepTable& table);
 nlohmann::json row_json(const std::vector<Axis>& axes, const SweepRow& row);
 SweepRow row_from_json(const std::vector<Axis>& axes, const nlohmann::json& row);
 nlohmann::json to_json(const SweepTable& table);
-// Throws std::runtime_error naming what is missing or malformed.
+// Throws std::runtime_error naming what is missing or malformed, or a row that does not belong
+// to the table (check_row).
 SweepTable table_from_json(const nlohmann::json& doc);
+// Throws std::runtime_error unless `row` is a point of `table`: its index within the product
+// (and the shard), its values those of the axes at that index, an ok row without an error and
+// with numbers for metrics, a failed row with its reason.
+void check_row(const SweepTable& table, const SweepRow& row);
 
 // A file beside a sweep's CSV: beside("out.csv", ".lock") is "out.lock".
 std::string beside(const std::string& csv_path, const std::string& extension);
@@ -72,5 +77,7 @@ std::string json_path_for(const std::string& csv_path);
 void write_table(const SweepTable& table, const std::string& csv_path);
 // Reads the JSON beside a sweep CSV.  Throws std::runtime_error.
 SweepTable read_table(const std::string& csv_path);
+// The same without its rows (rows empty): what the sweep was, in the memory of one row.
+SweepTable read_table_header(const std::string& csv_path);
 
 }  // namespace pcisim::sweep

@@ -34,9 +34,11 @@ constexpr int kJobThrew = 3;
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_stop_signal(int sig) { g_stop = sig; }
 
-// The signals that stop a pool cleanly: Ctrl-C, kill, the terminal going away (SIGHUP) and
-// Ctrl-\ (SIGQUIT, whose default would dump core and lose the finished jobs' report).
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+// The signals that stop a pool cleanly: Ctrl-C, kill, the terminal going away (SIGHUP),
+// Ctrl-\ (SIGQUIT, whose default would dump core and lose the finished jobs' report) and a
+// closed pipe (SIGPIPE: `pcisim sweep ... 2>&1 | head`, whose default would end the sweep
+// without a word or its outputs).
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 constexpr std::size_t kStopSignalCount = sizeof kStopSignals / sizeof kStopSignals[0];
 
 // Catches the stop signals for its lifetime, and restores what was there before.
@@ -232,8 +234,9 @@ int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
     std::map<pid_t, Running> running;
     std::size_t next = 0;
     const std::size_t parallel = options.parallel ? options.parallel : 1;
+    bool stop_requested = false;
     while (next < count || !running.empty()) {
-        if (g_stop) break;
+        if (g_stop || stop_requested) break;
         while (next < count && running.size() < parallel) {
             std::size_t j = next++;
             std::unique_ptr<WorkerFiles> files;
@@ -264,6 +267,7 @@ int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
                 on_done(it->second.job, o);
                 it = running.erase(it);
                 reaped = true;
+                if (options.stop_requested && options.stop_requested()) stop_requested = true;
                 continue;
             }
             double age = std::chrono::duration<double>(Clock::now() - it->second.started).count();

@@ -26,6 +26,9 @@ using OnDone = std::function<void(std::size_t job, const JobOutcome&)>;
 struct PoolOptions {
     std::size_t parallel = 1;   // worker processes at once
     double timeout_s = 0;       // per job; 0 = no limit
+    // Asked after each finished job: true stops the pool as a stop signal does (the running
+    // workers are killed, the jobs not finished reported kInterrupted), but run_jobs returns 0.
+    std::function<bool()> stop_requested;
 };
 
 // The error of the jobs that SIGINT or SIGTERM stopped or kept from starting.
@@ -34,8 +37,9 @@ constexpr const char* kInterrupted = "interrupted";
 // Runs job(0) .. job(count-1), each in a child process, and calls on_done in the parent as each
 // finishes (in completion order).  The child's stdout and stderr are kept away from the
 // terminal; the last stderr line explains a crash.  SIGINT, SIGTERM, SIGHUP or SIGQUIT stops it
-// cleanly: the running workers are killed, and every job not finished is reported failed with
-// kInterrupted (on_done is still called once per job).  Workers die with the parent, even when
+// cleanly, and so does SIGPIPE (the reader of a piped report went away): the running workers are
+// killed, and every job not finished is reported failed with kInterrupted (on_done is still
+// called once per job).  Workers die with the parent, even when
 // it is killed with SIGKILL.  Returns 0 when every job ran, else the signal that stopped it.
 int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
               const OnDone& on_done);
