@@ -58,6 +58,8 @@ json card_like_phi(double latency_ns) {
 TEST_CASE("several NICs on one segment all send, each port counted on its own", "[topology]") {
     json s = {{"platform", "phi-64-100-82546.json"},
               {"name", "three-nics"},
+              // A CPU for each of the four ports (phi has two: pktgen.cpus 0 needs four).
+              {"cpu", {{"count", 4}}},
               {"nics", {{{"ports", 2}}, {{"ports", 1}}, {{"model", "82544"}}}}};
     json r = run_scenario(s);
     REQUIRE(r["ports"].size() == 4);
@@ -163,7 +165,7 @@ TEST_CASE("ports are dealt to the pktgen CPUs in turn unless a NIC is bound to o
     };
     CHECK(dealt(s) == std::vector<unsigned>{0, 1, 0, 1});
     CHECK(dealt(s, {"nics.0.cpu=0", "nics.1.cpu=1"}) == std::vector<unsigned>{0, 0, 1, 1});
-    CHECK(dealt(s, {"pktgen.cpus=0"}) == std::vector<unsigned>{0, 1, 2, 3});
+    CHECK(dealt(s, {"pktgen.cpus=0", "cpu.count=4"}) == std::vector<unsigned>{0, 1, 2, 3});
     // The single nic.* form keeps one CPU per port.
     CHECK(dealt({{"nic", {{"model", "82546"}}}, {"pktgen", {{"ports", 2}}}}) ==
           std::vector<unsigned>{0, 1});

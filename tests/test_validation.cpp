@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -69,7 +70,9 @@ TEST_CASE("pcisim validate: every calibration case of both tiers within toleranc
     };
     int misses = 0;
     for (const auto& c : r["checks"]) {
-        if (c["ok"]) continue;
+        // The smp tier is reported beside the verdict (default_tiers), its misses in
+        // docs/smp.md; tests/test_smp.cpp checks its points.
+        if (c["ok"] || c["tier"] == "smp") continue;
         ++misses;
         bool known = std::any_of(documented.begin(), documented.end(), [&](const auto& d) {
             return c["case"] == std::get<0>(d) && c["size"] == std::get<1>(d) &&
@@ -85,7 +88,11 @@ TEST_CASE("pcisim validate: every calibration case of both tiers within toleranc
     CHECK(misses == static_cast<int>(documented.size()));
     CHECK(text.find("outside tolerance: p4-865-32-33-82544-vanilla 1500 B ring 256 (known "
                     "miss, docs/calibration.md)") != std::string::npos);
-    CHECK(text.find("not a known miss") == std::string::npos);
+    // No miss of a tier in the verdict is a new one (a reported tier's lines say so apart).
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("outside tolerance: ", 0) == 0)
+            CHECK(line.find("not a known miss") == std::string::npos);
 }
 
 namespace {
@@ -111,15 +118,17 @@ Validated validate(const std::string& options) {
 }  // namespace
 
 TEST_CASE("validate passes with a documented known miss, --strict fails on it, -q prints the verdict") {
-    // The p4-865 ring 256 curve: one known miss at 1500 B (docs/calibration.md).
-    const std::string one_case = "--case p4-865-32-33-82544-vanilla -j 2";
+    // The athlon's copy driver with clone_skb: two known misses, 60 and 64 B
+    // (docs/calibration.md); the case alone keeps its tier's median within target.
+    const std::string one_case = "--case athlon-64-66-82546gb-copy-clone -j 2";
     Validated plain = validate(one_case);
     CHECK(plain.exit_code == 0);
-    CHECK(plain.out.find("validate: PASS, 1 known miss (2 tiers)") != std::string::npos);
+    CHECK(plain.out.find("validate: PASS, 2 known misses (2 tiers)") != std::string::npos);
     Validated strict = validate(one_case + " --strict");
     CHECK(strict.exit_code == 1);
-    CHECK(strict.out.find("validate: FAIL: 1 known miss (--strict) (2 tiers)") != std::string::npos);
+    CHECK(strict.out.find("validate: FAIL: 2 known misses (--strict) (2 tiers)") !=
+          std::string::npos);
     Validated quiet = validate(one_case + " -q");
     CHECK(quiet.exit_code == 0);
-    CHECK(quiet.out == "validate: PASS, 1 known miss\n");
+    CHECK(quiet.out == "validate: PASS, 2 known misses\n");
 }

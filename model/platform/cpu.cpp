@@ -176,6 +176,9 @@ void Cpu::sync() {
 void Cpu::reset_totals() {
     totals_ = Totals{};
     counted_from_ = now_ps();
+    // Cycles charged before the reset and run after it are the window's: sync() counts a
+    // stretch when it starts it.
+    if (busy_until_ > counted_from_) totals_.busy = busy_until_ - counted_from_;
 }
 
 Cpu::Totals Cpu::totals() const {

@@ -473,13 +473,21 @@ std::vector<MetricSpec> result_metrics() {
          "memory (host.numa_nodes; host.numa_hop_ns each on top)."},
         {"cpus[].line_transfers", "count", "Cache lines its software took from another CPU's "
          "modified copy (cpu.cache.transfer_ns each)."},
-        {"cpus[].line_transfers_by_use", "count", "The same by what the line holds: skb_head, "
-         "skb_refcount, skb_data, descriptor, buffer_info, ring_state (ring indices, tx_lock, "
-         "queue state), slab_array, other."},
-        {"cpus[].line_invalidations_by_use", "count", "Writes of its software that took a line "
-         "from other CPUs' copies (cpu.cache.invalidate_ns each when it held a shared copy), by "
-         "what the line holds."},
     };
+    // By what the line holds (core/line_use.h): ring_state is the ring indices, tx_lock and
+    // the queue state; slab_array the slab's shared array.
+    for (std::size_t u = 0; u < kLineUses; ++u) {
+        const std::string use = to_string(static_cast<LineUse>(u));
+        cpus.push_back({"cpus[].line_transfers_by_use." + use, "count",
+                        "Of line_transfers, the lines holding " + use + "."});
+    }
+    for (std::size_t u = 0; u < kLineUses; ++u) {
+        const std::string use = to_string(static_cast<LineUse>(u));
+        cpus.push_back({"cpus[].line_invalidations_by_use." + use, "count",
+                        "Writes of its software to lines holding " + use + " that took them from "
+                        "other CPUs' copies (cpu.cache.invalidate_ns each when it held a shared "
+                        "copy)."});
+    }
     m.insert(m.end(), cpus.begin(), cpus.end());
     add_driver_metrics(m, "cpus[].", "The drivers of the ports it drives, added up");
     std::vector<MetricSpec> totals = {

@@ -114,7 +114,8 @@ void check_pktgen_descriptors(const PlatformConfig& c, std::vector<std::string>&
 void check_tcp_memory(const PlatformConfig& c, std::vector<std::string>& problems) {
     if (!c.tcp.enabled || c.topology.nics.empty()) return;
     const std::uint32_t skb = tcp_frame::kHeaderBytes + c.tcp.size_goal();
-    const std::uint64_t buffer = std::max<std::uint64_t>(SkbPool::buffer_bytes(skb), c.host.cache_line_bytes);
+    const std::uint64_t buffer = std::max<std::uint64_t>(SkbPool::buffer_bytes(skb, c.host.cache_line_bytes),
+                                                   c.host.cache_line_bytes);
     const std::uint64_t queued = c.tcp.send_buffer() / (c.tcp.mss + c.tcp.skb_overhead_bytes) + 2;
     const unsigned per_frame = E1000Driver::descriptors_needed(
         c.driver, skb, c.tcp.tso ? c.tcp.mss : 0, c.tcp.checksum_offload);
@@ -122,19 +123,22 @@ void check_tcp_memory(const PlatformConfig& c, std::vector<std::string>& problem
     const std::uint64_t buffers =
         queued + in_ring + SlabCache::array_limit(static_cast<std::uint32_t>(buffer)) * 3 / 2 + 1;
     const std::uint64_t user = c.tcp.source == TcpStreamOptions::Source::Sendfile ? 0 : c.tcp.message_bytes;
-    const std::uint64_t ports = c.topology.port_cpu.size();
+    // With NUMA each node's memory holds the buffers of the ports whose CPUs it serves (the
+    // first node also the rings below kSkbBase).
+    const std::uint64_t nodes = std::max(1u, c.host.numa_nodes);
+    const std::uint64_t ports = (c.topology.port_cpu.size() + nodes - 1) / nodes;
     const std::uint64_t needed =
         Platform::kSkbBase +
         ports * ((user + c.host.cache_line_bytes) + buffers * buffer +
                  (buffers + 60) * SkbPool::kSkbStructBytes);
     const std::uint64_t mib = 1 << 20;
-    if (c.host.memory_bytes < needed)
+    if (c.host.memory_bytes / nodes < needed)
         problems.push_back("host.memory_mib: " + std::to_string(c.host.memory_bytes / mib) +
                            " does not hold the TCP stream's buffers above the first 4 MiB: per "
                            "port a " + bytes(user) + " user buffer (tcp.message_bytes) and " +
                            std::to_string(buffers) + " socket buffers of " + bytes(buffer) +
                            " (tcp.socket_buffer_bytes, driver.ring_size); expected at least " +
-                           std::to_string((needed + mib - 1) / mib));
+                           std::to_string((nodes * needed + mib - 1) / mib));
 }
 
 }  // namespace

@@ -104,12 +104,12 @@ void check_online_cpus(const json& doc, std::vector<std::string>& problems) {
             if (m & (1u << c)) need(key, c);
     };
     mask("irq.affinity", doc["irq"]["affinity"].get<unsigned>());
+    // nics[].cpu is checked against pktgen.cpus, and pktgen.cpus against the online CPUs above.
     const json& nics = items(doc, "nics");
     for (std::size_t n = 0; n < nics.size(); ++n) {
         const std::string at = "nics[" + std::to_string(n) + "]";
         if (nics[n].contains("irq_affinity"))
             mask(at + ".irq_affinity", nics[n]["irq_affinity"].get<unsigned>());
-        if (nics[n]["cpu"].get<int>() >= 0) need(at + ".cpu", nics[n]["cpu"].get<unsigned>());
     }
     const int timer = doc["driver"]["cleanup_timer_cpu"].get<int>();
     if (timer >= 0) need("driver.cleanup_timer_cpu", static_cast<unsigned>(timer));

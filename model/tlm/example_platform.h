@@ -23,6 +23,7 @@
 
 #include <systemc>
 
+#include "platform/cache_coherence.h"
 #include "platform/cpu.h"
 #include "platform/host_bridge.h"
 #include "platform/host_memory.h"
@@ -49,8 +50,8 @@ struct TlmExampleConfig {
     // with nothing to receive, and asks for nothing the platform would not do (unhandled_keys).
     static TlmExampleConfig from(const Scenario& s);
     // The keys set to other than their defaults whose behaviour this platform does not have
-    // (background bus masters, CPU caches, more CPUs, simulation.*, some testing.* faults),
-    // one problem each.
+    // (background bus masters, a snoop priced apart from memory, more CPUs, simulation.*, some
+    // testing.* faults), one problem each.
     static std::vector<std::string> unhandled_keys(const Scenario& s);
 };
 
@@ -87,6 +88,7 @@ private:
     HostBridge host_;
     TlmMmioInitiator mmio_;
     SkbPool skbs_;
+    std::unique_ptr<CacheCoherence> caches_;  // the CPU's cache (cpu.cache.*), when it has one
     std::unique_ptr<Cpu> cpu_;
     std::unique_ptr<PortSoftware> software_;
 };
