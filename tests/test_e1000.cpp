@@ -508,8 +508,7 @@ struct WantingPort : DmaClient {
 
 TEST_CASE("e1000: the bus interface gives each port one read and offers the ports in turn", "[e1000]") {
     ManualBus bus;
-    TxStats stats;
-    BusInterface bi(bus, 0, stats);
+    BusInterface bi(bus, 0);
     WantingPort p0(0), p1(1);
     bi.add_client(&p0);
     bi.add_client(&p1);
@@ -555,8 +554,7 @@ TEST_CASE("e1000: the bus interface gives each port one read and offers the port
 // controller's, so the two ports share it and still take turns.
 TEST_CASE("e1000: with one read per device the ports share the one read in turn", "[e1000]") {
     ManualBus bus;
-    TxStats stats;
-    BusInterface bi(bus, 0, stats, true);
+    BusInterface bi(bus, 0, true);
     WantingPort p0(0), p1(1);
     bi.add_client(&p0);
     bi.add_client(&p1);

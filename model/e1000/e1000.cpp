@@ -15,8 +15,7 @@ E1000::E1000(sc_core::sc_module_name name, const E1000Params& params, BusPort& b
     for (unsigned p = 0; p < params_.traits.ports; ++p) {
         InterruptSink* irq = p < irq_per_port.size() ? irq_per_port[p] : nullptr;
         std::string port_name = "port" + std::to_string(p);
-        ports_.push_back(std::make_unique<TxPort>(port_name.c_str(), p, params_, mem, stats_,
-                                                  rx_stats_, irq, observer_));
+        ports_.push_back(std::make_unique<Port>(port_name.c_str(), p, params_, mem, irq, observer_));
     }
     MasterConfig config;
     config.name = basename();
@@ -25,8 +24,7 @@ E1000::E1000(sc_core::sc_module_name name, const E1000Params& params, BusPort& b
     config.mmrbc_bytes = params_.mmrbc_bytes;
     config.max_outstanding_splits = 1;  // each read's MMRBC-sized split requests in turn
     int master = bus.attach_master(this, config);
-    bus_interface_ = std::make_unique<BusInterface>(bus, master, stats_,
-                                                    params_.one_read_per_device);
+    bus_interface_ = std::make_unique<BusInterface>(bus, master, params_.one_read_per_device);
     for (auto& p : ports_) {
         bus_interface_->add_client(p.get());
         p->attach(bus_interface_.get());
@@ -52,7 +50,7 @@ void E1000::write_done(std::uint64_t tag, const DmaStats& stats) {
     bus_interface_->write_done(tag, stats);
 }
 
-TxPort& E1000::port_at(std::uint64_t addr, std::uint32_t& offset) {
+Port& E1000::port_at(std::uint64_t addr, std::uint32_t& offset) {
     std::uint64_t rel = addr - bar_base_;
     offset = static_cast<std::uint32_t>(rel % kBarBytes) & ~3u;
     return *ports_.at(rel / kBarBytes);
@@ -72,7 +70,7 @@ void E1000::complete(BusTransaction& t) {
         t.bytes_done == 0)
         return;
     std::uint32_t offset = 0;
-    TxPort& p = port_at(t.addr, offset);
+    Port& p = port_at(t.addr, offset);
     if (t.command == BusCommand::MemWrite) p.write_register(offset, t.dword);
     else if (t.command == BusCommand::MemRead) t.dword = p.read_register(offset);
 }
@@ -85,8 +83,63 @@ void E1000::catch_up() {
     for (auto& p : ports_) p->catch_up();
 }
 
+namespace {
+
+// The transmit side's counters, all ports together (each part keeps its own).
+struct TxTotals {
+    std::uint64_t descriptor_fetches = 0, descriptors_fetched = 0, data_reads = 0, writebacks = 0,
+                  descriptors_written_back = 0, interrupts = 0, tx_frames = 0, tx_bytes = 0,
+                  context_descriptors = 0, tso_packets = 0, tso_segments = 0,
+                  checksum_packets = 0;
+    Picos fifo_wait = 0, wire = 0;
+};
+
+TxTotals tx_totals(const std::vector<std::unique_ptr<Port>>& ports) {
+    TxTotals t;
+    for (const auto& p : ports) {
+        const TxEngine& tx = p->tx();
+        t.descriptor_fetches += tx.ring_stats().descriptor_fetches;
+        t.descriptors_fetched += tx.ring_stats().descriptors_fetched;
+        t.data_reads += tx.stats().data_reads;
+        t.writebacks += tx.writeback_stats().writebacks;
+        t.descriptors_written_back += tx.writeback_stats().descriptors_written_back;
+        t.interrupts += p->interrupts().stats().interrupts;
+        t.tx_frames += p->mac().stats().tx_frames;
+        t.tx_bytes += p->mac().stats().tx_bytes;
+        t.wire += p->mac().stats().wire;
+        t.context_descriptors += tx.stats().context_descriptors;
+        t.checksum_packets += tx.stats().checksum_packets;
+        t.tso_packets += tx.tso_stats().tso_packets;
+        t.tso_segments += tx.tso_stats().tso_segments;
+        t.fifo_wait += tx.fifo_wait();
+    }
+    return t;
+}
+
+}  // namespace
+
+RxStats E1000::rx_stats() const {
+    RxStats t;
+    for (const auto& p : ports_) {
+        const RxStats& s = p->rx().stats();
+        t.frames_arrived += s.frames_arrived;
+        t.frames_delivered += s.frames_delivered;
+        t.bytes_delivered += s.bytes_delivered;
+        t.missed_no_descriptor += s.missed_no_descriptor;
+        t.missed_fifo_full += s.missed_fifo_full;
+        t.no_buffer_arrivals += s.no_buffer_arrivals;
+        t.descriptor_fetches += s.descriptor_fetches;
+        t.descriptors_fetched += s.descriptors_fetched;
+        t.data_writes += s.data_writes;
+        t.writebacks += s.writebacks;
+        t.descriptors_written_back += s.descriptors_written_back;
+    }
+    return t;
+}
+
 nlohmann::json E1000::stats() const {
-    const TxStats& s = stats_;
+    const TxTotals s = tx_totals(ports_);
+    const BusStats& b = bus_interface_->stats();
     double frames = s.tx_frames ? static_cast<double>(s.tx_frames) : 1.0;
     auto mean_ns = [&](Picos total) { return s.tx_frames ? ps_to_ns(total) / frames : 0.0; };
     nlohmann::json per_port = nlohmann::json::array();
@@ -104,16 +157,16 @@ nlohmann::json E1000::stats() const {
         {"interrupts", s.interrupts},
         {"tx_frames", s.tx_frames},
         {"tx_bytes", s.tx_bytes},
-        {"bus_transactions_in_window", s.bus_transactions},
-        {"bus_retries_in_window", s.retries},
-        {"bus_disconnects_in_window", s.disconnects},
-        {"bus_preemptions_in_window", s.preemptions},
+        {"bus_transactions_in_window", b.transactions},
+        {"bus_retries_in_window", b.retries},
+        {"bus_disconnects_in_window", b.disconnects},
+        {"bus_preemptions_in_window", b.preemptions},
         {"mean_per_packet_ns",
-         {{"descriptor", mean_ns(s.descriptor_fetch)},
-          {"arbitration", mean_ns(s.arbitration)},
-          {"overhead", mean_ns(s.overhead)},
-          {"read_latency", mean_ns(s.read_latency)},
-          {"data_phases", mean_ns(s.data_phases)},
+         {{"descriptor", mean_ns(b.descriptor_fetch)},
+          {"arbitration", mean_ns(b.arbitration)},
+          {"overhead", mean_ns(b.overhead)},
+          {"read_latency", mean_ns(b.read_latency)},
+          {"data_phases", mean_ns(b.data_phases)},
           {"fifo_wait", mean_ns(s.fifo_wait)},
           {"wire", mean_ns(s.wire)}}},
         {"ports", per_port},
@@ -142,7 +195,7 @@ bool E1000::receive_used() const {
 
 // The receive side's counters (only once a receiver has been enabled).
 nlohmann::json E1000::rx_stats_json() const {
-    const RxStats& s = rx_stats_;
+    const RxStats s = rx_stats();
     nlohmann::json per_port = nlohmann::json::array();
     for (const auto& p : ports_)
         per_port.push_back({{"frames_delivered", p->rx().frames_delivered()},
@@ -252,8 +305,8 @@ nlohmann::json E1000::unimplemented_register_accesses() const {
 }
 
 void E1000::reset_stats() {
-    stats_ = TxStats{};
-    rx_stats_ = RxStats{};
+    for (auto& p : ports_) p->reset_stats();
+    bus_interface_->reset_stats();
 }
 
 }  // namespace pcisim

@@ -14,8 +14,7 @@
 #include "core/dma_memory.h"
 #include "e1000/e1000_bus_interface.h"
 #include "e1000/e1000_params.h"
-#include "e1000/e1000_stats.h"
-#include "e1000/e1000_tx_port.h"
+#include "e1000/e1000_port.h"
 #include "core/metric_spec.h"
 #include "core/pci_types.h"
 
@@ -48,12 +47,13 @@ public:
     void set_frame_timeline_observer(e1000::FrameObserver fn);
 
     const e1000::E1000Params& params() const { return params_; }
-    const e1000::TxPort& port(unsigned p) const { return *ports_.at(p); }
+    const e1000::Port& port(unsigned p) const { return *ports_.at(p); }
     // A frame from the wire at port `p` (its last byte is in now); see e1000::RxPort.
     void receive_frame(unsigned p, std::uint32_t len, std::uint32_t seq) {
         ports_.at(p)->rx().frame_arrived(len, seq);
     }
-    const e1000::RxStats& rx_stats() const { return rx_stats_; }
+    // The receive engines' counters, all ports together.
+    e1000::RxStats rx_stats() const;
     // Whether any port's receiver has been enabled (RCTL.EN) since time zero.
     bool receive_used() const;
     bool offloads_used() const;  // a port saw a context descriptor or a TSO packet
@@ -68,14 +68,12 @@ public:
 private:
     nlohmann::json unimplemented_register_accesses() const;
     nlohmann::json rx_stats_json() const;
-    e1000::TxPort& port_at(std::uint64_t addr, std::uint32_t& offset);
+    e1000::Port& port_at(std::uint64_t addr, std::uint32_t& offset);
 
     e1000::E1000Params params_;
     std::uint64_t bar_base_;
-    e1000::TxStats stats_;
-    e1000::RxStats rx_stats_;
     e1000::FrameObserver observer_;
-    std::vector<std::unique_ptr<e1000::TxPort>> ports_;
+    std::vector<std::unique_ptr<e1000::Port>> ports_;
     std::unique_ptr<e1000::BusInterface> bus_interface_;
 };
 

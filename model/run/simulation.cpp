@@ -87,7 +87,7 @@ bool packets_owed(const PortSoftware& sw) { return sw.has_work() || sw.driver->q
 std::string port_state(const Platform& platform, const PortSoftware& sw) {
     const E1000& nic = *platform.nics()[sw.nic];
     const unsigned port = sw.port;
-    const e1000::TxPort& tx = nic.port(port);
+    const e1000::Port& tx = nic.port(port);
     std::ostringstream o;
     o << (platform.nics().size() > 1 ? port_name(platform, sw) : "port " + std::to_string(port))
       << ": " << (sw.tcp ? "tcp sender" : "pktgen") << " queued " << sw.frames_queued()

@@ -1,0 +1,86 @@
+// One port of an 8254x, wired from its parts: the register block (RegisterFile, which each part
+// fills with its own registers), the TX FIFO and the MAC, the interrupt logic, the transmit
+// engine (TxEngine: ring, FIFO room, TSO path, write-back, commit-ahead) and the receive engine
+// (RxPort).  The engines share the interrupt logic and the port's one outstanding read: when
+// both want to read, they take turns.  The port holds the registers that belong to no one
+// engine: CTRL, STATUS, PBA (which splits the packet buffer between the FIFOs) and TIPG (the
+// MAC's gap).
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "e1000/e1000_bus_interface.h"
+#include "e1000/e1000_interrupts.h"
+#include "e1000/e1000_mac_wire.h"
+#include "e1000/e1000_params.h"
+#include "e1000/e1000_register_file.h"
+#include "e1000/e1000_regs.h"
+#include "e1000/e1000_rx_port.h"
+#include "e1000/e1000_tx_engine.h"
+#include "e1000/e1000_tx_fifo.h"
+
+namespace pcisim {
+class DmaMemory;
+}
+
+namespace pcisim::e1000 {
+
+class Port : public sc_core::sc_module, public DmaClient {
+public:
+    Port(sc_core::sc_module_name name, unsigned index, const E1000Params& params, DmaMemory& mem,
+         InterruptSink* irq, const FrameObserver& observer);
+
+    void attach(BusInterface* bus) {
+        tx_.attach(bus);
+        rx_.attach(bus);
+    }
+    std::uint32_t read_register(std::uint32_t offset) { return registers_.read(offset); }
+    void write_register(std::uint32_t offset, std::uint32_t value) {
+        registers_.write(offset, value);
+    }
+    const RegisterFile& registers() const { return registers_; }
+
+    bool next_read(ReadRequest& out) override;
+    void read_finished(const ReadRequest& r, const DmaStats& s) override;
+    void write_finished(std::uint64_t cookie, const DmaStats& s) override;
+
+    std::uint64_t frames_sent() const { return mac_.frames_sent(); }
+    double wire_limit_pps(std::size_t frame_bytes) const { return mac_.wire_limit_pps(frame_bytes); }
+    // The wire kept lazily (MacWire::set_lazy): catch_up() before reading counters or the FIFO.
+    void set_lazy_wire(bool on) { mac_.set_lazy(on); }
+    void catch_up() { mac_.catch_up(); }
+    const TxFifo& fifo() const { return fifo_; }
+    unsigned tdh() const { return tx_.tdh(); }
+    unsigned tdt() const { return tx_.tdt(); }
+    bool offloads_used() const { return tx_.offloads_used(); }
+
+    const TxEngine& tx() const { return tx_; }
+    RxPort& rx() { return rx_; }
+    const RxPort& rx() const { return rx_; }
+    const MacWire& mac() const { return mac_; }
+    const InterruptLogic& interrupts() const { return irq_; }
+    void reset_stats();
+
+private:
+    void map_registers();
+    void finish_packet() { tx_.finish_packet(); }  // SC_METHOD on the engine's finishing event
+
+    unsigned index_;
+    const E1000Params& params_;
+    TxFifo fifo_;
+    MacWire mac_;
+    InterruptLogic irq_;
+    TxEngine tx_;
+    RxPort rx_;
+    bool rx_reads_first_ = false;  // whose turn it is when both engines want to read
+
+    RegisterFile registers_;
+    // Reset values: TIPG.IPGT 8 (see docs/e1000.md).
+    std::uint32_t ctrl_ = 0;
+    Tipg tipg_{8};
+    Pba pba_;
+};
+
+}  // namespace pcisim::e1000
