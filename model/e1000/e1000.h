@@ -8,14 +8,12 @@
 #include <memory>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <systemc>
 
 #include "core/dma_memory.h"
 #include "e1000/e1000_bus_interface.h"
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_port.h"
-#include "core/metric_spec.h"
 #include "core/pci_types.h"
 
 namespace pcisim {
@@ -29,10 +27,8 @@ public:
     unsigned ports() const { return static_cast<unsigned>(ports_.size()); }
     static constexpr std::uint64_t kBarBytes = 0x20000;  // port p's registers at bar_base + p*kBarBytes
 
-    // Counters since reset_stats(); unimplemented_register_accesses since construction.
-    nlohmann::json stats() const;
-    // What each key of stats() holds (docs/metrics-reference.md, under "nic.").
-    static std::vector<MetricSpec> stats_metrics();
+    // The counters of every part since reset_stats() (the statistics that report them are
+    // declared in e1000_statistics.h); the register block counts since construction.
     void reset_stats();
     // Each port's wire kept lazily (one event per frame fewer); then catch_up() before reading
     // stats, frames sent, the FIFOs or what the frame observer collected.
@@ -54,6 +50,8 @@ public:
     }
     // The receive engines' counters, all ports together.
     e1000::RxStats rx_stats() const;
+    // The bus outcome of the NIC's own DMA (its bus interface's counters).
+    const e1000::BusStats& bus_stats() const { return bus_interface_->stats(); }
     // Whether any port's receiver has been enabled (RCTL.EN) since time zero.
     bool receive_used() const;
     bool offloads_used() const;  // a port saw a context descriptor or a TSO packet
@@ -66,8 +64,6 @@ public:
     void complete(BusTransaction& t) override;
 
 private:
-    nlohmann::json unimplemented_register_accesses() const;
-    nlohmann::json rx_stats_json() const;
     e1000::Port& port_at(std::uint64_t addr, std::uint32_t& offset);
 
     e1000::E1000Params params_;
