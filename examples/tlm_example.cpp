@@ -112,7 +112,7 @@ int sc_main(int argc, char* argv[]) {
         std::cout << "e1000 " << config.platform.topology.nics.front().params.model << " over TLM-2.0 (router "
                   << o.router_ns << " ns, register access " << o.register_ns << " ns, memory "
                   << ps_to_ns(config.platform.host.memory_latency_ps) << " ns)\n"
-                  << "packets queued by pktgen: " << platform.software().pktgen->sent() << "\n"
+                  << "packets queued by pktgen: " << platform.software().workload->frames_queued() << "\n"
                   << "frames sent in " << o.time_us << " us after " << o.warmup_us
                   << " us: " << frames << "\n"
                   << "rate (first to last of them): "

@@ -132,7 +132,7 @@ TEST_CASE("TLM-2.0 example: pktgen's frames leave in order with their bytes, and
 
     const E1000& nic = platform.nic().nic();
     REQUIRE(nic.frames_sent(0) == kPackets);
-    CHECK(platform.software().pktgen->sent() == kPackets);
+    CHECK(platform.software().workload->frames_queued() == kPackets);
     REQUIRE(sequence.size() == kPackets);
     for (unsigned i = 0; i < kPackets; ++i) REQUIRE(sequence[i] == i);
     CHECK(wrong_bytes == 0);

@@ -130,14 +130,9 @@ void Platform::add_transmitters() {
             PortSoftware& sw = *ports_[k];
             sw.driver = std::make_unique<E1000Driver>(
                 sw.cpu, driver, bar + sw.port * E1000::kBarBytes, kRingBase + k * ring_spacing,
-                [&sw](const Skb& skb) { sw.tcp ? sw.tcp->free_skb(skb) : sw.pktgen->free_skb(skb); },
+                [&sw](const Skb& skb) { sw.workload->free_skb(skb); },
                 [this](std::uint32_t bytes) { return skbs_->carve(bytes, bytes); });
-            if (config_.tcp.enabled)
-                sw.tcp = std::make_unique<TcpSender>(
-                    sw.cpu, *sw.driver, *skbs_, *sw.peer, config_.tcp,
-                    [this](std::uint32_t bytes) { return skbs_->carve(bytes); });
-            else
-                sw.pktgen = std::make_unique<Pktgen>(sw.cpu, *sw.driver, *skbs_, traffic);
+            sw.workload = make_workload(sw);
             const bool receives = config_.wire.receives(sw.port);
             sw.enabled = traffic.enabled && !(receives && config_.wire.receive_only);
             if (receives) add_receiver(sw, k, ring_spacing);
@@ -159,6 +154,18 @@ void Platform::add_transmitters() {
         if (!schedulers_[topology.port_cpu[k]]) ports_[k]->cpu.run(ports_[k].get(), timer);
     for (unsigned c = 0; c < topology.cpus; ++c)
         if (schedulers_[c]) cpus_[c]->run(schedulers_[c].get(), timer);
+}
+
+// The port's workload (software/workload.h), by workload.kind: a TCP stream to the port's far
+// end, or pktgen.
+std::unique_ptr<Workload> Platform::make_workload(PortSoftware& sw) {
+    if (config_.tcp.enabled) {
+        auto tcp = std::make_unique<TcpSender>(sw.cpu, *sw.driver, *skbs_, *sw.peer, config_.tcp,
+                                               [this](std::uint32_t bytes) { return skbs_->carve(bytes); });
+        sw.tcp = tcp.get();
+        return tcp;
+    }
+    return std::make_unique<Pktgen>(sw.cpu, *sw.driver, *skbs_, config_.pktgen);
 }
 
 // A receiving port: the driver's receive half (its ring in the second half of the port's ring

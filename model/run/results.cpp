@@ -282,12 +282,12 @@ TxReport tx_report(const Platform& platform, const std::vector<FrameCheck>& fram
         double port_pps = port_frame_rate(f, window_s);
         // pktgen's definition (frame + FCS), with the frames' mean size: a TCP sender's vary.
         double frame = f.window_frames ? double(f.window_bytes) / double(f.window_frames)
-                                       : double(sw.frame_bytes());
+                                       : double(sw.workload->frame_bytes());
         t.mbps += port_pps * 8 * (frame + 4) / 1e6;
         t.pps_by_port.push_back(port_pps);
         nic_pps[sw.nic] += port_pps;
         nic_by_port[sw.nic].push_back(port_pps);
-        t.wire_limit += platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(sw.frame_bytes());
+        t.wire_limit += platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(sw.workload->frame_bytes());
         t.times.push_back(&f.times);
         t.ports.push_back({topology.nics[sw.nic].name, sw.port, topology.port_cpu[f.port],
                            port_pps, f.window_frames, sw.driver->counters()});

@@ -90,7 +90,7 @@ std::string port_state(const Platform& platform, const PortSoftware& sw) {
     const e1000::Port& tx = nic.port(port);
     std::ostringstream o;
     o << (platform.nics().size() > 1 ? port_name(platform, sw) : "port " + std::to_string(port))
-      << ": " << (sw.tcp ? "tcp sender" : "pktgen") << " queued " << sw.frames_queued()
+      << ": " << sw.workload->name() << " queued " << sw.workload->frames_queued()
       << ", driver queue "
       << (sw.driver->queue_stopped() ? "stopped" : "running") << " with "
       << sw.driver->descriptors_in_use() << " of " << sw.driver->options().ring_size
@@ -197,12 +197,9 @@ Simulation::Simulation(const Scenario& s)
     for (unsigned i = 0; i < p.frames.size(); ++i) {
         PortSoftware& sw = *platform.ports()[i];
         p.frames[i].port = i;
-        // Each packet has its own buffer only without clone_skb; clones repeat a number.
-        // (A TCP stream's order is checked by its receiver.)
-        p.frames[i].check_order = platform.config().pktgen.clone_skb == 0 && sw.enabled && !sw.tcp;
+        p.frames[i].check_order = sw.enabled && sw.workload->numbers_frames();
         p.frames[i].preloaded = platform.nics()[sw.nic]->params().preload_packets;
-        if (sw.pktgen) sw.pktgen->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
-        if (sw.tcp) sw.tcp->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
+        sw.workload->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
     }
     // Frames of NIC n's port p go to the n-th NIC's ports' checks, which start at `first`.
     for (unsigned n = 0, first = 0; n < platform.nics().size(); ++n) {
@@ -294,7 +291,8 @@ double Simulation::measured_rate() const {
 
 bool Simulation::ring_filled() const {
     for (const auto& sw : parts_->platform->ports())
-        if (sw->enabled && !sw->tcp && sw->driver->counters().stops == 0) return false;
+        if (sw->enabled && sw->workload->fills_ring() && sw->driver->counters().stops == 0)
+            return false;
     return true;
 }
 
@@ -311,7 +309,7 @@ void Simulation::open_window() {
     for (auto& cache : platform.caches()) cache->reset_counters();
     for (auto& sw : platform.ports()) {
         sw->driver->reset_counters();
-        if (sw->tcp) sw->tcp->reset_counters(), sw->peer->reset_counters();
+        sw->workload->reset_counters();
     }
     p.rx_at_open.clear();
     for (auto& sw : platform.ports()) {
@@ -377,12 +375,12 @@ void Simulation::check_conservation() const {
         const PortSoftware& sw = *port_software;
         const E1000& nic = *platform.nics()[sw.nic];
         const std::uint64_t forwarded = frames_forwarded_to(platform, sw);
-        std::uint64_t queued = sw.frames_queued() + forwarded,
+        std::uint64_t queued = sw.workload->frames_queued() + forwarded,
                       sent = frames_from_pktgen(nic, sw.port);
-        std::uint64_t frame_bytes = std::max<std::uint64_t>(1, sw.frame_bytes());
+        std::uint64_t frame_bytes = std::max<std::uint64_t>(1, sw.workload->frame_bytes());
         if (forwarded) frame_bytes = std::min<std::uint64_t>(frame_bytes, platform.config().wire.size);
         std::uint64_t in_flight_max =
-            std::uint64_t(sw.driver->descriptors_in_use()) * sw.frames_per_packet() +
+            std::uint64_t(sw.driver->descriptors_in_use()) * sw.workload->frames_per_packet() +
             nic.port(sw.port).fifo().used() / frame_bytes;
         if (sent > queued || queued - sent > in_flight_max)
             throw InvariantViolation(
@@ -402,7 +400,8 @@ void Simulation::take_shortcuts() {
     if (p.recorder) return;
     // A TCP stream's receiver must see each frame when it leaves, to ACK in time, and its
     // ACKs reach the CPU without the NIC's promise of a quiet line.
-    const bool tcp = p.platform->config().tcp.enabled;
+    bool tcp = false;
+    for (const auto& sw : p.platform->ports()) tcp = tcp || sw->workload->answers_frames();
     if (!tcp)
         for (auto& nic : p.platform->nics()) nic->set_lazy_wire(true);
     const auto& cpus = p.platform->cpus();
@@ -454,7 +453,7 @@ void Simulation::check_results(double window_us) const {
         std::string where = port_name(platform, sw);
         double pps = port_frame_rate(f, window_s);
         // Frames of several sizes (a TCP sender's, forwarded ones): the smallest bounds the rate.
-        const unsigned frame = f.window_frames ? f.window_min_bytes : sw.frame_bytes();
+        const unsigned frame = f.window_frames ? f.window_min_bytes : sw.workload->frame_bytes();
         double limit = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(frame);
         std::ostringstream o;
         o.setf(std::ios::fixed);
