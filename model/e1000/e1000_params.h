@@ -35,18 +35,35 @@ void check_nic(const NicCheck& nic, const nlohmann::json& doc, std::vector<std::
 
 namespace pcisim::e1000 {
 
-// What differs between the supported parts and matters for transmit timing (8254x SDM
-// section 1.3 "Product features" and section 5 "PCI local bus interface").
 // A packet must fit the TX FIFO less this headroom (checked with the scenario).
 constexpr unsigned kFifoMarginBytes = 80;
 
+// What differs between the supported parts, one row each (as QEMU's E1000Info): what matters
+// for transmit timing (8254x SDM section 1.3 "Product features" and section 5 "PCI local bus
+// interface") and what the driver learns from the device ID.  Nothing outside e1000/ compares
+// model names: it asks the part's traits.
 struct ModelTraits {
+    const char* model;         // nic.model
     unsigned bus_width_bits;   // 32: 82540/82541 (PCI only); 64: 82544/82546 (PCI/PCI-X)
     bool pci_x;                // PCI-X capable (split transactions, MMRBC apply)
     unsigned ports;            // 82546: two functions (ports) behind one bus interface
     unsigned packet_buffer_kb; // on-chip packet buffer per port, shared RX/TX through PBA
+    // The 82544's PCI-X erratum: on a PCI-X bus the driver splits buffers that end on an
+    // unaligned dword (e1000_tx_map's workaround).
+    bool pcix_dword_erratum;
+    // e1000_init_hw sets TXDCTL to full descriptor write-back (WTHRESH = 1, GRAN = 1) on mac
+    // types after the 82544.
+    bool full_tx_desc_writeback;
 
-    static ModelTraits of(const std::string& model);  // throws std::invalid_argument
+    static const ModelTraits& of(const std::string& model);  // throws std::invalid_argument
+};
+
+// Packet buffer: 64 KB per port on all four parts (SDM 13.4.26, PBA default 0x0030).
+inline constexpr ModelTraits kModels[] = {
+    {"82540", 32, false, 1, 64, false, true},
+    {"82541", 32, false, 1, 64, false, true},
+    {"82544", 64, true, 1, 64, true, false},
+    {"82546", 64, true, 2, 64, false, true},
 };
 
 // The NIC's typed configuration.  The defaults are those of the nic.* table (nic_params());

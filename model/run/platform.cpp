@@ -118,10 +118,11 @@ void Platform::add_transmitters() {
                                      b.upstream_latency_ps);
         }
         DriverOptions driver = config_.driver;
-        // The 82544's PCI-X erratum workaround applies on a PCI-X segment only.
+        // What the driver learns from the device ID; the PCI-X erratum's workaround applies on
+        // a PCI-X segment only.
         driver.pcix_82544 =
-            placement.params.model == "82544" && segment.config().kind == BusKind::PciX;
-        driver.full_tx_desc_writeback = placement.params.model != "82544";
+            placement.params.traits.pcix_dword_erratum && segment.config().kind == BusKind::PciX;
+        driver.full_tx_desc_writeback = placement.params.traits.full_tx_desc_writeback;
         // The copy driver sizes its buffers for the largest frame, one descriptor's worth.
         driver.copy_buffer_bytes = std::min<std::uint32_t>(
             E1000Driver::kMaxDataPerDescriptor,
