@@ -2,7 +2,7 @@
 // on a plain TLM memory and router (model/tlm/example_platform.h; docs/tlm.md).
 //
 //   pcisim-tlm-example [SCENARIO] [--set KEY=VALUE ...] [--warmup-us T] [--time-us T]
-//                      [--router-ns T] [--register-ns T]
+//                      [--router-ns T] [--register-ns T] [--version]
 //
 // The scenario (default: every key's default) gives the NIC, CPU, driver, pktgen and host
 // memory; the options give the TLM platform's own timing and how long to measure.
@@ -42,12 +42,23 @@ void check_range(const std::string& option, double v, double low, double high) {
     }
 }
 
-// Reads the command line into `o`; false when --help was printed.
+// "pcisim-tlm-example 0.1.0 (git 1a2b3c4), SystemC 2.3.4-Accellera"; CMake defines the version
+// and commit for this file (as for pcisim's provenance.cpp).
+std::string version_line() {
+    return std::string(kProgram) + " " + PCISIM_VERSION + " (git " + PCISIM_GIT + "), SystemC " +
+           std::to_string(sc_core::sc_version_major) + "." +
+           std::to_string(sc_core::sc_version_minor) + "." +
+           std::to_string(sc_core::sc_version_patch) + "-" + sc_core::sc_version_originator;
+}
+
+// Reads the command line into `o`; false when --help or --version was printed.
 bool parse(int argc, char* argv[], Options& o) {
     po::options_description opts(
         "pcisim-tlm-example [SCENARIO] [--set KEY=VALUE ...] [--warmup-us T] [--time-us T] "
-        "[--router-ns T] [--register-ns T]");
-    opts.add_options()("help,h", "this help")(
+        "[--router-ns T] [--register-ns T] [--version]\n"
+        "The scenario must transmit with pktgen on one port of one NIC (no wire source, no TCP "
+        "stream).  Options");
+    opts.add_options()("help,h", "this help")("version", "the version, git commit and SystemC")(
         "set", po::value<std::vector<std::string>>(&o.sets)->composing(),
         "override a scenario key: --set packet.size=128")(
         "warmup-us", po::value<double>(&o.warmup_us), "simulated time before measuring (200)")(
@@ -62,6 +73,10 @@ bool parse(int argc, char* argv[], Options& o) {
     po::store(po::command_line_parser(argc, argv).options(opts).positional(pos).run(), vm);
     if (vm.count("help")) {
         std::cout << opts;
+        return false;
+    }
+    if (vm.count("version")) {
+        std::cout << version_line() << "\n";
         return false;
     }
     po::notify(vm);

@@ -60,6 +60,31 @@ TEST_CASE("plots/regenerate draws a sweep and its fits headless", "[plots]") {
     CHECK(figures_written(out));
 }
 
+TEST_CASE("plots/regenerate draws the errors and the variants from validate's JSON", "[plots]") {
+    TempDir tmp;
+    write_sweep(tmp.path / "sweep.csv");
+    // A stock check on a measured curve and a variant curve, as 'pcisim validate --json' has them.
+    {
+        std::ofstream out(tmp.path / "validation.json");
+        out << R"({"checks": [
+          {"case": "phi-32-33-82540-vanilla", "tier": "stock", "kind": "curve", "scenario": "s",
+           "size": 60, "measured": 432000, "simulated": 440000, "error": 1.85, "unit": "pps",
+           "ok": true, "note": "", "known_miss": ""},
+          {"case": "v", "tier": "variants", "kind": "curve", "scenario": "s", "size": 60,
+           "measured": 500000, "simulated": 480000, "error": -4.0, "unit": "pps", "ok": true,
+           "note": "", "known_miss": ""},
+          {"case": "v", "tier": "variants", "kind": "curve", "scenario": "s", "size": 64,
+           "measured": 500000, "simulated": 440000, "error": -12.0, "unit": "pps", "ok": false,
+           "note": "", "known_miss": "docs/calibration.md"}]})";
+    }
+    fs::path out = tmp.path / "figures";
+    CHECK(run("/usr/bin/python3 " + kSource + "/plots/regenerate --sweep " +
+              (tmp.path / "sweep.csv").string() + " --validation " +
+              (tmp.path / "validation.json").string() + " --out " + out.string()) == 0);
+    CHECK(figures_written(out));
+    CHECK(fs::exists(out / "variants_vs_measured.png"));
+}
+
 TEST_CASE("plots/regenerate works without fits and rejects a missing column", "[plots]") {
     TempDir tmp;
     write_sweep(tmp.path / "sweep.csv");

@@ -207,8 +207,8 @@ TEST_CASE("a platform's own problems are reported with the scenario's, naming it
     CHECK(p[0] == "bus.kind: key given twice (line 2 of " + board +
                       "); expected each key once in an object");
     CHECK(p[1] == "platform: \"missing.json\" (named in " + board +
-                      ") was not found beside it or in scenarios/; expected the path of a "
-                      "platform file");
+                      ") was not found beside it or in " + PCISIM_SOURCE_DIR +
+                      "/scenarios/; expected the path of a platform file");
     CHECK(p[2].rfind("bus.clok: unknown key", 0) == 0);
     p = load_problems(dir.write("t.json", R"({"platform": "board2.json"})"));
     REQUIRE(p.size() == 1);

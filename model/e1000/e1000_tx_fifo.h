@@ -1,6 +1,6 @@
 // Transmit FIFO space accounting.  The bytes themselves travel with the packet (Packet::frame);
 // what matters for timing is how much room is left: a packet's data is fetched only when the
-// FIFO can take all of it (8254x SDM 3.4 "Transmit descriptor fetching"; design.md 2.6), and
+// FIFO can take all of it (8254x SDM 3.4 "Transmit descriptor fetching"; docs/design.md 2.6), and
 // the room is given back when the frame has left the wire (store-and-forward).
 #pragma once
 

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/sim_time.h"
 #include "core/trace_hooks.h"
 #include "e1000/e1000.h"
+#include "e1000/e1000_rx_port.h"
 #include "config/scenario_view.h"
 #include "config/param_spec.h"
 
@@ -134,6 +136,18 @@ void WireSource::send() {
                 static_cast<std::int64_t>(sent_), config_.size);
     trace::emit(TraceStep::RxWire, TracePhase::End, name(), now, port_, static_cast<std::int64_t>(sent_));
     nic_.receive_frame(port_, config_.size, static_cast<std::uint32_t>(sent_));
+    if (on_frame_) {
+        // The frame as the NIC takes it (e1000_rx_port.cpp): zeros but for its number where
+        // pktgen's header has the sequence number; padded to the minimum frame on the wire.
+        const unsigned wire_bytes = std::max(config_.size, kMinFrameBytes);
+        frame_.assign(wire_bytes, 0);
+        const auto seq = static_cast<std::uint32_t>(sent_);
+        if (config_.size >= e1000::RxPort::kSeqOffset + sizeof seq)
+            std::memcpy(&frame_[e1000::RxPort::kSeqOffset], &seq, sizeof seq);
+        // Now its FCS has arrived: its preamble (8), the frame and the FCS (4) took the time before.
+        const Picos byte_time = min_interval_ / (wire_bytes + kWireOverheadBytes);
+        on_frame_(frame_.data(), wire_bytes, now - byte_time * (wire_bytes + 12));
+    }
     ++sent_;
     if (config_.count && sent_ >= config_.count) return;
     next_.notify(ps(arrival(sent_) - now));

@@ -12,6 +12,8 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include <systemc>
 
@@ -54,6 +56,11 @@ public:
     unsigned port() const { return port_; }
     // The time between frames at the line rate, and the frames per second that makes.
     Picos frame_interval() const { return min_interval_; }
+    // Called with every frame sent (its bytes without FCS, and when its preamble started), for
+    // a capture of the wire; nothing is built for it otherwise.
+    void on_frame(std::function<void(const std::uint8_t*, unsigned, Picos)> fn) {
+        on_frame_ = std::move(fn);
+    }
 
 private:
     void send();  // SC_METHOD: one frame's last byte arrives
@@ -67,6 +74,8 @@ private:
     unsigned burst_;        // frames per burst
     std::uint64_t sent_ = 0;
     sc_core::sc_event next_{"next"};
+    std::function<void(const std::uint8_t*, unsigned, Picos)> on_frame_;
+    std::vector<std::uint8_t> frame_;  // on_frame_'s frame, reused
 };
 
 }  // namespace pcisim

@@ -665,36 +665,57 @@ std::vector<MetricSpec> result_metrics() { return run_group().metrics(); }
 
 namespace {
 
-// "p50 1234.5, p90 1300.0, p99 1402.3, max 1500.0, mean 1250.2 ns"
+// A time the summary prints: in us, or in ms when the largest of its group reaches 1 ms (a
+// packet that waited in a long ring), with three decimals either way.
+struct TimeUnit {
+    const char* name;
+    double ns;  // of one unit
+};
+TimeUnit time_unit(double max_ns) { return max_ns >= 1e6 ? TimeUnit{"ms", 1e6} : TimeUnit{"us", 1e3}; }
+
+constexpr const char* kQuantiles[] = {"p50", "p90", "p99", "max", "mean"};
+
+double largest(const json& d, double so_far = 0) {
+    for (const char* key : kQuantiles)
+        if (d[key].is_number()) so_far = std::max(so_far, d[key].get<double>());
+    return so_far;
+}
+
+// "p50 12.345, p90 13.000, p99 14.023, max 15.000, mean 12.502 us"
 std::string distribution_line(const json& d) {
+    const TimeUnit unit = time_unit(largest(d));
     std::ostringstream o;
     o.setf(std::ios::fixed);
-    o.precision(1);
+    o.precision(3);
     const char* sep = "";
-    for (const char* key : {"p50", "p90", "p99", "max", "mean"}) {
+    for (const char* key : kQuantiles) {
         o << sep << key << " ";
-        if (d[key].is_number()) o << d[key].get<double>();
+        if (d[key].is_number()) o << d[key].get<double>() / unit.ns;
         else o << "-";
         sep = ", ";
     }
-    o << " ns";
+    o << " " << unit.name;
     return o.str();
 }
 
 // One port's packet stages, a line each in the order of the packet's way:
-//   port 0 packet stages (ns)         p50      p90      p99      max     mean
-//     tail_write                    412.0    420.3    501.2    611.0    415.8
+//   port 0 packet stages (us)         p50      p90      p99      max     mean
+//     tail_write                    0.412    0.420    0.501    0.611    0.416
 void summarize_stages(std::ostringstream& o, std::size_t port, const json& stages) {
-    std::string title = "port " + std::to_string(port) + " packet stages (ns)";
+    double max_ns = 0;
+    for (const PacketStage& stage : kPacketStages) max_ns = largest(stages[stage.key], max_ns);
+    const TimeUnit unit = time_unit(max_ns);
+    std::string title = "port " + std::to_string(port) + " packet stages (" + unit.name + ")";
     o << std::left << std::setw(28) << title << std::right;
-    for (const char* key : {"p50", "p90", "p99", "max", "mean"}) o << std::setw(9) << key;
+    for (const char* key : kQuantiles) o << std::setw(10) << key;
     o << "\n";
+    o.precision(3);
     for (const PacketStage& stage : kPacketStages) {
         o << "  " << std::left << std::setw(26) << stage.key << std::right;
         const json& d = stages[stage.key];
-        for (const char* key : {"p50", "p90", "p99", "max", "mean"}) {
-            o << std::setw(9);
-            if (d[key].is_number()) o << d[key].get<double>();
+        for (const char* key : kQuantiles) {
+            o << std::setw(10);
+            if (d[key].is_number()) o << d[key].get<double>() / unit.ns;
             else o << "-";
         }
         o << "\n";
@@ -730,6 +751,44 @@ void summarize_nic(std::ostringstream& o, const json& nic) {
           << " writes)\n";
 }
 
+// The receive side: the rate, the misses and drops by cause, its CPU and bus cost.
+void summarize_receive(std::ostringstream& o, const json& x) {
+    o.precision(0);
+    o << "rx: " << x["rx_pps"].get<double>() << " pps delivered of "
+      << x["offered_pps"].get<double>() << " offered; missed " << x["missed_frames"]
+      << " (fifo full " << x["missed_by_cause"]["fifo_full"] << ", no descriptor "
+      << x["missed_by_cause"]["no_descriptor"] << "), driver dropped "
+      << x["driver_dropped"] << ", to the stack " << x["driver_to_stack"];
+    if (x["driver_forwarded"].get<std::uint64_t>() + x["forward_dropped"].get<std::uint64_t>())
+        o << ", forwarded " << x["driver_forwarded"] << " (" << x["forward_pps"].get<double>()
+          << " pps; dropped at a stopped queue " << x["forward_dropped"] << ")";
+    o.precision(1);
+    o << "; receive path " << 100 * x["cpu_fraction"].get<double>() << " % of a CPU\n";
+    o << "rx over the bus: " << x["bus_data_bytes_per_s"].get<double>() / 1e6
+      << " MB/s of frame data, " << x["bus_descriptor_bytes_per_s"].get<double>() / 1e6
+      << " MB/s of descriptors; " << x["rdt_writes"] << " tail (RDT) writes, " << x["polls"]
+      << " polls in the window\n";
+}
+
+// A receive-only NIC: what its receive engines did, and its bus activity.
+void summarize_nic_receive(std::ostringstream& o, const json& nic) {
+    const json& x = nic["rx"];
+    o << "nic " << nic["model"].get<std::string>() << " receive: " << x["frames_arrived"]
+      << " frames arrived, " << x["frames_delivered"] << " delivered (" << x["bytes_delivered"]
+      << " bytes) in " << x["data_writes"] << " data writes, " << x["descriptor_fetches"]
+      << " descriptor fetches (" << x["descriptors_fetched"] << " descriptors), "
+      << x["writebacks"] << " write-backs, " << x["missed_frames"] << " missed, "
+      << nic["interrupts"] << " interrupts\n";
+    o << "nic on the bus: " << nic["bus_transactions_in_window"] << " transactions, "
+      << nic["bus_retries_in_window"] << " retries, " << nic["bus_disconnects_in_window"]
+      << " disconnects, " << nic["bus_preemptions_in_window"] << " latency-timer preemptions\n";
+    for (std::size_t i = 0; i < x["ports"].size(); ++i) {
+        const json& p = x["ports"][i];
+        o << "nic port " << i << ": " << p["frames_delivered"] << " frames delivered since start, "
+          << "RX FIFO peak " << p["fifo_peak_bytes"] << " of " << p["fifo_bytes"] << " bytes\n";
+    }
+}
+
 }  // namespace
 
 std::string summarize(const json& r) {
@@ -760,7 +819,9 @@ std::string summarize(const json& r) {
             bus_line(card["name"].get<std::string>() + " bus (" + card["kind"].get<std::string>() +
                          " " + card["width_bits"].dump() + "/" + card["clock_mhz"].dump() + ")",
                      card);
-    if (r.contains("tx_pps")) {
+    // A run whose ports only receive reports the receive side, not a transmit side of zeros.
+    const bool receive_only = r.contains("rx") && r["tx_frames"].get<std::uint64_t>() == 0;
+    if (r.contains("tx_pps") && !receive_only) {
         o.precision(0);
         o << "tx: " << r["tx_pps"].get<double>() << " pps, " << r["tx_mbps"].get<double>()
           << " Mbit/s (wire limit " << r["wire_limit_pps"].get<double>() << " pps), "
@@ -788,6 +849,9 @@ std::string summarize(const json& r) {
         o.precision(2);
         o << "per packet: " << r["mmio_reads_per_packet"].get<double>() << " register reads, "
           << r["mmio_writes_per_packet"].get<double>() << " register writes\n";
+    }
+    if (r.contains("rx")) summarize_receive(o, r["rx"]);
+    if (r.contains("tx_pps")) {
         for (std::size_t i = 0; i < r["cpus"].size(); ++i) {
             const json& c = r["cpus"][i];
             o.precision(1);
@@ -796,9 +860,10 @@ std::string summarize(const json& r) {
               << 100 * c["waiting_fraction"].get<double>() << " % waiting on the queue, "
               << c["interrupts"] << " interrupts\n";
         }
-        if (r.contains("nic")) summarize_nic(o, r["nic"]);
+        auto nic = receive_only ? summarize_nic_receive : summarize_nic;
+        if (r.contains("nic")) nic(o, r["nic"]);
         else
-            for (const json& n : r["nics"]) summarize_nic(o, n["stats"]);
+            for (const json& n : r["nics"]) nic(o, n["stats"]);
     }
     if (r.contains("tcp")) {
         const json& t = r["tcp"];
@@ -810,20 +875,6 @@ std::string summarize(const json& r) {
           << " us/KB; " << t["segments_sent"] << " segments sent in " << t["frames_to_driver"]
           << " frames to the driver, " << t["segments"] << " processed by the receiver, "
           << t["acks"] << " ACKs\n";
-    }
-    if (r.contains("rx")) {
-        const json& x = r["rx"];
-        o.precision(0);
-        o << "rx: " << x["rx_pps"].get<double>() << " pps delivered of "
-          << x["offered_pps"].get<double>() << " offered; missed " << x["missed_frames"]
-          << " (fifo full " << x["missed_by_cause"]["fifo_full"] << ", no descriptor "
-          << x["missed_by_cause"]["no_descriptor"] << "), driver dropped "
-          << x["driver_dropped"] << ", to the stack " << x["driver_to_stack"];
-        if (x["driver_forwarded"].get<std::uint64_t>() + x["forward_dropped"].get<std::uint64_t>())
-            o << ", forwarded " << x["driver_forwarded"] << " (" << x["forward_pps"].get<double>()
-              << " pps; dropped at a stopped queue " << x["forward_dropped"] << ")";
-        o.precision(1);
-        o << "; receive path " << 100 * x["cpu_fraction"].get<double>() << " % of a CPU\n";
     }
     o.precision(1);
     for (const auto& m : r["masters"]) {

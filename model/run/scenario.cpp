@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/data_dir.h"
 #include "run/schema.h"
 
 namespace pcisim {
@@ -456,20 +457,20 @@ void apply_collecting(json& doc, const std::string& assignment,
 
 // The platform file `name`, named by the file `named_by` (or by --set, for the scenario), with
 // the platform it names in turn merged under it.  A relative name is looked up beside the file
-// that names it, then in the tree's scenarios/.  `chain` holds the platform files read so far:
-// one named again is a cycle.  Problems are collected; the platform is then taken as empty.
+// that names it, then in the data directory's scenarios/ (core/data_dir.h).  `chain` holds the
+// platform files read so far: one named again is a cycle.  Problems are collected; the platform is then taken as empty.
 json read_platform(const std::string& name, const std::string& named_by,
                    std::vector<fs::path>& chain, std::vector<std::string>& problems) {
     fs::path file = name;
     std::error_code error;  // an unusable path is simply not there
     if (file.is_relative()) {
         fs::path beside = fs::path(named_by).parent_path() / file;
-        file = fs::exists(beside, error) ? beside : fs::path(PCISIM_SOURCE_DIR) / "scenarios" / file;
+        file = fs::exists(beside, error) ? beside : data_path("scenarios") / file;
     }
     if (!fs::exists(file, error)) {
         problems.push_back("platform: \"" + clip(name) + "\" (named in " + named_by +
-                           ") was not found beside it or in scenarios/; expected the path of a "
-                           "platform file");
+                           ") was not found beside it or in " + data_path("scenarios").string() +
+                           "/; expected the path of a platform file");
         return json::object();
     }
     fs::path canonical = fs::weakly_canonical(file, error);

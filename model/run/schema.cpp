@@ -35,7 +35,8 @@ std::vector<ParamSpec> scenario_params() {
         text("name", "", "Scenario name, shown in results."),
         text("description", "", "What the scenario is for."),
         text("platform", "", "Platform file whose values this scenario overrides (resolved "
-                             "beside the file that names it, then in scenarios/); a platform "
+                             "beside the file that names it, then in the data directory's "
+                             "scenarios/: see pcisim --help); a platform "
                              "may name another, up to 8 in a chain, the nearer file winning."),
         notes("why", "Reasons for the values: an object from key path to a one-line reason "
                      "(datasheet, measurement, topology, fitted range)."),

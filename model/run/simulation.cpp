@@ -185,6 +185,8 @@ struct Simulation::Parts {
     std::unique_ptr<RunMonitor> monitor;
     std::unique_ptr<RecorderWindow> recorder;
     Picos record_until = 0;
+    std::function<void(const WireFrame&)> wire_frame;  // --pcap; empty: nobody asked
+    std::vector<std::string> interfaces;               // of each transmitting port
 };
 
 Simulation::Simulation(const Scenario& s)
@@ -197,6 +199,8 @@ Simulation::Simulation(const Scenario& s)
     for (unsigned i = 0; i < p.frames.size(); ++i) {
         PortSoftware& sw = *platform.ports()[i];
         p.frames[i].port = i;
+        p.interfaces.push_back(std::string(platform.nics()[sw.nic]->basename()) + ".port" +
+                               std::to_string(sw.port));
         p.frames[i].check_order = sw.enabled && sw.workload->numbers_frames();
         p.frames[i].preloaded = platform.nics()[sw.nic]->params().preload_packets;
         sw.workload->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
@@ -209,6 +213,9 @@ Simulation::Simulation(const Scenario& s)
                                  const e1000::FrameTimeline& times) {
                 if (port >= ports) return;
                 parts_->frames[first + port].seen(frame, len, times);
+                if (parts_->wire_frame)
+                    parts_->wire_frame(
+                        {parts_->interfaces[first + port], false, frame, len, times.wire_start});
                 const PortSoftware& sw = *parts_->platform->ports()[first + port];
                 if (sw.peer) sw.peer->on_wire(frame, len, times.wire_end);
             });
@@ -270,6 +277,18 @@ void Simulation::attach_recorder(Recording& recording) {
     }
     parts_->recorder = std::make_unique<RecorderWindow>("recorder", recording, *segment);
     parts_->record_until = recording.window().to;
+}
+
+void Simulation::on_wire_frame(std::function<void(const WireFrame&)> fn) {
+    Parts& p = *parts_;
+    p.wire_frame = std::move(fn);
+    for (const auto& wire : p.platform->wire_sources()) {
+        std::string interface =
+            std::string(wire->nic().basename()) + ".port" + std::to_string(wire->port());
+        wire->on_frame([this, interface](const std::uint8_t* frame, unsigned len, Picos start) {
+            parts_->wire_frame({interface, true, frame, len, start});
+        });
+    }
 }
 
 double Simulation::measured_rate() const {

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +31,16 @@ struct RunConfig {
     static RunConfig from(const Scenario& s);
 };
 
+// A frame on a NIC port's cable: sent by the port (as it left, TSO segments one by one) or
+// received from the wire source at the far end.  `data` (no FCS) lives only during the call.
+struct WireFrame {
+    std::string interface;  // "<nic>.port<p>", e.g. "nic.port0"
+    bool received = false;
+    const std::uint8_t* data = nullptr;
+    unsigned len = 0;
+    Picos start = 0;  // its preamble started on the wire
+};
+
 class Simulation {
 public:
     explicit Simulation(const Scenario& scenario);
@@ -42,6 +54,10 @@ public:
     // Records the bus and the NIC/CPU steps while the recording's window is open; run() goes
     // on at least until the window has closed.  Call before run().
     void attach_recorder(Recording& recording);
+    // Called with every frame on a wire (--pcap), in each direction of each port in the order
+    // they leave; the directions and ports may interleave out of time order (the MACs finish
+    // their frames lazily).  Call before run().
+    void on_wire_frame(std::function<void(const WireFrame&)> fn);
 
 private:
     struct Parts;

@@ -16,6 +16,17 @@ TlmExampleConfig TlmExampleConfig::from(const Scenario& s) {
     if (c.platform.topology.nics.size() != 1)
         throw ScenarioError({"nics: " + std::to_string(c.platform.topology.nics.size()) +
                              " NICs: the TLM example has one NIC (nic.*), expected 1"});
+    // It has pktgen and the transmit path only: a scenario that receives (wire_source.*), sends
+    // nothing or streams TCP would run as something else, or not at all.
+    if (s.boolean("wire_source.enabled"))
+        throw ScenarioError({"wire_source.enabled: true: the TLM example has no wire source and no "
+                             "receive path, it transmits only; expected false (use pcisim run)"});
+    if (!c.platform.pktgen.enabled)
+        throw ScenarioError({"pktgen.enabled: false: the TLM example transmits with pktgen and "
+                             "has nothing else to run; expected true"});
+    if (s.text("workload.kind") != "pktgen")
+        throw ScenarioError({"workload.kind: \"" + s.text("workload.kind") + "\": the TLM example "
+                             "runs pktgen only; expected \"pktgen\" (use pcisim run)"});
     // The 82544's PCI-X workaround depends on pcisim's bus, which this platform does not have.
     c.platform.driver.pcix_82544 = false;
     return c;

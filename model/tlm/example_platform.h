@@ -35,7 +35,8 @@ struct TlmExampleConfig {
     PlatformConfig platform;
     Picos router_hop_ps = 10000;  // each pass through the router
     E1000TlmConfig nic;
-    // Throws ScenarioError unless the scenario has exactly one NIC driven on one port.
+    // Throws ScenarioError unless the scenario has exactly one NIC driven on one port by pktgen,
+    // with nothing to receive.
     static TlmExampleConfig from(const Scenario& s);
 };
 

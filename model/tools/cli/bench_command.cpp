@@ -30,8 +30,10 @@
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/verbosity.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
+#include "core/data_dir.h"
 
 namespace po = boost::program_options;
 using nlohmann::json;
@@ -65,7 +67,7 @@ const std::vector<BenchCase>& standard_cases() {
 }
 
 std::string scenario_path(const BenchCase& c) {
-    return std::string(PCISIM_SOURCE_DIR) + "/scenarios/" + c.scenario + ".json";
+    return data_path(std::string("scenarios/") + c.scenario + ".json").string();
 }
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -179,8 +181,8 @@ json bench_case(const BenchCase& c, const std::vector<std::uint64_t>& sizes, uns
         json m = median_of(samples);
         m["packets"] = n;
         sizes_out.push_back(m);
-        std::cerr << "bench: " << c.id << " " << n << " packets: "
-                  << m["wall_s"].get<double>() << " s\n";
+        output::info_stream() << "bench: " << c.id << " " << n << " packets: "
+                              << m["wall_s"].get<double>() << " s\n";
     }
     std::vector<json> points;
     for (unsigned i = 0; i < runs; ++i) points.push_back(measure(c, base, 0));

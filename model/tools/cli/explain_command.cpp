@@ -7,8 +7,10 @@
 #include "tools/cli/commands.h"
 #include "tools/cli/provenance.h"
 #include "tools/cli/recording_options.h"
+#include "tools/cli/scenario_source.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/pcap_writer.h"
 #include "tools/explain/critical_path.h"
 #include "tools/explain/host_data.h"
 #include "tools/explain/receive_path.h"
@@ -94,7 +96,7 @@ int explain(const Args& args) {
     RecordingOptions recording;
     po::options_description opts(
         "pcisim explain SCENARIO [--set KEY=VALUE ...] [--json OUT] [--window START_US:END_US] "
-        "[--vcd FILE] [--trace FILE] [--direction tx|rx|both]");
+        "[--vcd FILE] [--trace FILE] [--pcap FILE] [--direction tx|rx|both]");
     opts.add_options()("help,h", "this help")(
         "set", po::value<std::vector<std::string>>(&sets)->composing(),
         "override a scenario key: --set packet.size=300")(
@@ -104,7 +106,8 @@ int explain(const Args& args) {
         "tx: the transmitted frames, rx: the received frames, both (the default): each "
         "direction the run has");
     recording.add_to(opts);
-    opts.add_options()("scenario", po::value<std::string>(&file), "scenario JSON file");
+    opts.add_options()("scenario", po::value<std::string>(&file),
+                       "scenario JSON file ('-': read from stdin)");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     try {
@@ -127,7 +130,7 @@ int explain(const Args& args) {
     std::unique_ptr<Scenario> s;
     std::unique_ptr<Recording> rec;
     try {
-        s = std::make_unique<Scenario>(Scenario::load(file, sets));
+        s = std::make_unique<Scenario>(load_scenario(file, sets));
         const bool tcp = s->text("workload.kind") == "tcp_stream";
         rec = std::make_unique<Recording>(recording.resolve(*s, tcp ? kTcpWindowUs : kDefaultWindowUs));
     } catch (const ScenarioError& e) {
@@ -165,10 +168,20 @@ int explain(const Args& args) {
     }
     bool explain_tx = transmits && direction != "rx";
     const bool explain_rx = receives && direction != "tx";
+    if (!recording.pcap.empty()) {
+        try {
+            output::check_output_path("--pcap", recording.pcap, {file});
+        } catch (const output::OutputError& e) {
+            std::cerr << "pcisim explain: " << e.what() << "\n";
+            return 2;
+        }
+    }
     nlohmann::json x;
+    output::PcapCapture capture(version_line());
     try {
         Simulation sim(*s);
         sim.attach_recorder(*rec);
+        if (!recording.pcap.empty()) capture.attach(sim);
         nlohmann::json results = sim.run();
         // pktgen on but every port receive-only (wire_source.receive_only): by default explain
         // the side that has frames; asked for the transmit side, say why there is none.
@@ -186,6 +199,7 @@ int explain(const Args& args) {
         x["resolved_scenario"] = s->resolved();
         x["provenance"] = provenance();
         if (!recording.write_views(*rec, "explain")) return 1;
+        if (!recording.pcap.empty()) capture.write(recording.pcap);
     } catch (const std::exception& e) {
         std::cerr << "pcisim explain: " << e.what() << "\n";
         return 1;

@@ -41,7 +41,7 @@ int merge(const Args& args) {
         sweep::SweepTable merged = sweep::merge_shards(shards);
         merged.provenance = provenance();  // the shards' builds are the same; this merged them
         sweep::write_table(merged, out);
-        std::cout << "wrote " << out << " and " << sweep::json_path_for(out) << ": "
+        output::report_stream("") << "wrote " << out << " and " << sweep::json_path_for(out) << ": "
                   << merged.rows.size() << " points from " << shards.size() << " shards\n";
     } catch (const std::runtime_error& e) {
         std::cerr << "pcisim merge: " << e.what() << "\n";

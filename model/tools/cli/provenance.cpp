@@ -1,5 +1,7 @@
 #include "tools/cli/provenance.h"
 
+#include <algorithm>
+
 #include <systemc>
 #include <vector>
 
@@ -55,7 +57,7 @@ const StatGroup<Provenance>& provenance_group() {
                   [](const Provenance&) { return systemc_version(); })
             .values("command_line", "", "The command, program name first; for run, without the "
                     "options that only choose where outputs go (--json, --vcd, --trace, "
-                    "--window).",
+                    "--window, --pcap, -q).",
                     [](const Provenance& x) {
                         return std::vector<StatValue>(x.command_line.begin(), x.command_line.end());
                     });
@@ -80,11 +82,13 @@ std::vector<std::string> shown_command_line() {
 
 nlohmann::json provenance() { return stats_json(provenance_group(), Provenance{shown_command_line()}); }
 
-nlohmann::json provenance_without(const std::vector<std::string>& output_options) {
+nlohmann::json provenance_without(const std::vector<std::string>& output_options,
+                                  const std::vector<std::string>& output_flags) {
     const std::vector<std::string> all = shown_command_line();
     std::vector<std::string> kept;
     for (std::size_t i = 0; i < all.size(); ++i) {
-        bool dropped = false;
+        bool dropped =
+            std::find(output_flags.begin(), output_flags.end(), all[i]) != output_flags.end();
         for (const auto& option : output_options) {
             if (all[i] == option) {
                 ++i;  // and its value

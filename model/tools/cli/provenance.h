@@ -19,9 +19,11 @@ void record_command_line(int argc, char* argv[]);
 // list as given, program name first.
 nlohmann::json provenance();
 // The same without the options in `output_options` (each with its value, "--json OUT" or
-// "--json=OUT"): those that choose where results go, not what they are.  Two runs that differ
-// only in them give byte-identical results (tests/test_end_to_end.cpp), provenance included.
-nlohmann::json provenance_without(const std::vector<std::string>& output_options);
+// "--json=OUT") and the flags in `output_flags` ("-q"): those that choose where results go, not
+// what they are.  Two runs that differ only in them give byte-identical results
+// (tests/test_end_to_end.cpp), provenance included.
+nlohmann::json provenance_without(const std::vector<std::string>& output_options,
+                                  const std::vector<std::string>& output_flags = {});
 
 // Its keys, for the metrics reference (docs/metrics-reference.md).
 std::vector<MetricSpec> provenance_metrics();

@@ -22,7 +22,10 @@ void RecordingOptions::add_to(po::options_description& opts) {
         "trace", po::value<std::string>(&trace),
         "write the window as Chrome trace-event JSON (Perfetto, chrome://tracing)")(
         "window", po::value<std::string>(&window),
-        "START_US:END_US of simulated time to record (default: from the end of the warm-up)");
+        "START_US:END_US of simulated time to record (default: from the end of the warm-up)")(
+        "pcap", po::value<std::string>(&pcap),
+        "write every frame on the wire during the run as pcapng (tcpdump, Wireshark), stamped "
+        "with its simulated time");
 }
 
 namespace {

@@ -1,4 +1,5 @@
-// --vcd FILE, --trace FILE and --window START_US:END_US, shared by `run` and `explain`.
+// --vcd FILE, --trace FILE and --window START_US:END_US, shared by `run` and `explain`; and
+// --pcap FILE, every frame on the wire during the whole run (tools/output/pcap_writer.h).
 #pragma once
 
 #include <memory>
@@ -15,7 +16,7 @@ class Scenario;
 namespace pcisim::cli {
 
 struct RecordingOptions {
-    std::string vcd, trace, window;
+    std::string vcd, trace, window, pcap;
 
     void add_to(boost::program_options::options_description& opts);
     bool wanted() const { return !vcd.empty() || !trace.empty(); }

@@ -8,8 +8,11 @@
 #include "tools/cli/options.h"
 #include "tools/cli/recording_options.h"
 #include "tools/cli/run_progress.h"
+#include "tools/cli/scenario_source.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
+#include "tools/output/pcap_writer.h"
+#include "tools/output/verbosity.h"
 #include "run/scenario.h"
 #include "run/schema.h"
 #include "run/results.h"
@@ -43,7 +46,8 @@ std::optional<ScenarioArgs> parse(const Args& args, bool with_json, const char* 
                            "the summary then to stderr)");
         a.recording.add_to(opts);
     }
-    opts.add_options()("scenario", po::value<std::string>(&a.file), "scenario JSON file");
+    opts.add_options()("scenario", po::value<std::string>(&a.file),
+                       "scenario JSON file ('-': read from stdin)");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
@@ -70,7 +74,8 @@ int run(const Args& args) {
     try {
         auto parsed = parse(args, true,
                             "pcisim run SCENARIO [--set KEY=VALUE ...] [--json OUT] [--vcd FILE] "
-                            "[--trace FILE] [--window START_US:END_US]");
+                            "[--trace FILE] [--pcap FILE] [--window START_US:END_US]\n"
+                            "('-' as SCENARIO: read it from the standard input).  Options");
         if (!parsed) return 0;
         a = std::move(*parsed);
         if (!a.recording.window.empty() && !a.recording.wanted())
@@ -81,9 +86,17 @@ int run(const Args& args) {
     }
     std::unique_ptr<Scenario> s;
     try {
-        s = std::make_unique<Scenario>(Scenario::load(a.file, a.sets));
+        s = std::make_unique<Scenario>(load_scenario(a.file, a.sets));
     } catch (const ScenarioError& e) {
         return report_scenario_error(e);
+    }
+    if (!a.recording.pcap.empty()) {
+        try {
+            output::check_output_path("--pcap", a.recording.pcap, {a.file});
+        } catch (const output::OutputError& e) {
+            std::cerr << "pcisim run: " << e.what() << "\n";
+            return 2;
+        }
     }
     // The results repeat the scenario: a string in it that JSON cannot hold would fail the
     // write after the whole run.
@@ -101,9 +114,11 @@ int run(const Args& args) {
         return 2;
     }
     nlohmann::json results;
+    output::PcapCapture capture(version_line());
     try {
         Simulation sim(*s);
         if (recording) sim.attach_recorder(*recording);
+        if (!a.recording.pcap.empty()) capture.attach(sim);
         {
             RunProgress progress("pcisim run: " + s->text("name"));
             results = sim.run();
@@ -114,10 +129,19 @@ int run(const Args& args) {
         std::cerr << "pcisim run: simulation failed: " << e.what() << "\n";
         return 1;
     }
+    if (!a.recording.pcap.empty()) {
+        try {
+            capture.write(a.recording.pcap);
+        } catch (const output::OutputError& e) {
+            std::cerr << "pcisim run: " << e.what() << "\n";
+            return 1;
+        }
+    }
     output::report_stream(a.json_out) << summarize(results);
     // The results already hold the resolved scenario; this says what made them.  Where the
     // results and recordings were written is no part of what they are.
-    results["provenance"] = provenance_without({"--json", "--vcd", "--trace", "--window"});
+    results["provenance"] =
+        provenance_without({"--json", "--vcd", "--trace", "--window", "--pcap"}, {"-q", "--quiet"});
     if (!a.json_out.empty()) {
         try {
             output::write_output(a.json_out, output::json_text(results, 2, a.json_out) + "\n");
@@ -132,17 +156,19 @@ int run(const Args& args) {
 int check(const Args& args) {
     ScenarioArgs a;
     try {
-        auto parsed = parse(args, false, "pcisim check SCENARIO [--set KEY=VALUE ...]");
+        auto parsed = parse(args, false,
+                            "pcisim check SCENARIO [--set KEY=VALUE ...]\n"
+                            "('-' as SCENARIO: read it from the standard input).  Options");
         if (!parsed) return 0;
         a = std::move(*parsed);
-        Scenario::load(a.file, a.sets);
+        load_scenario(a.file, a.sets);
     } catch (const po::error& e) {
         std::cerr << "pcisim check: " << e.what() << "\n";
         return 2;
     } catch (const ScenarioError& e) {
         return report_scenario_error(e);
     }
-    std::cout << a.file << ": ok\n";
+    if (!output::quiet()) std::cout << a.file << ": ok\n";
     return 0;
 }
 

@@ -5,10 +5,12 @@
 #include <chrono>
 #include <cstdio>
 
+#include "tools/output/verbosity.h"
+
 namespace pcisim::cli {
 
 RunProgress::RunProgress(std::string label) : label_(std::move(label)) {
-    if (isatty(STDERR_FILENO)) thread_ = std::thread(&RunProgress::show, this);
+    if (isatty(STDERR_FILENO) && !output::quiet()) thread_ = std::thread(&RunProgress::show, this);
 }
 
 RunProgress::~RunProgress() {

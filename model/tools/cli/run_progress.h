@@ -1,7 +1,8 @@
 // A sign of life for a long 'pcisim run' on a terminal: the wall time so far, redrawn on one
 // stderr line.  Simulation::run() reports nothing while it runs and its state belongs to the
 // SystemC thread, so the line shows wall time only, from a thread of its own.  Silent unless
-// stderr is a terminal (never in pipes, logs or tests) and until the run has taken kQuietS.
+// stderr is a terminal (never in pipes, logs or tests) and until the run has taken kQuietS, and
+// with -q.
 #pragma once
 
 #include <condition_variable>

@@ -6,19 +6,24 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
 #include "tools/cli/provenance.h"
 #include "tools/cli/numeric_options.h"
+#include "tools/cli/metrics_reference.h"
 #include "tools/cli/options.h"
 #include "tools/output/json_text.h"
 #include "tools/output/output_file.h"
 #include "tools/output/output_lock.h"
+#include "tools/output/verbosity.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
+#include "core/data_dir.h"
 #include "tools/sweep/progress.h"
 #include "tools/sweep/sweep_axes.h"
 #include "tools/sweep/sweep_journal.h"
@@ -33,7 +38,7 @@ namespace {
 
 const char* kSweepUsage =
     "pcisim sweep SCENARIO --vary KEY=V1,V2,...|KEY=A:B:STEP ... [--set KEY=VALUE ...] [-j N]\n"
-    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume] [--force]";
+    "             [-o OUT.csv] [--shard I/N] [--timeout-s S] [--resume] [--force] [--columns LIST]";
 
 // A sweep larger than this is more likely a typo in a STEP than a plan; --force runs it.
 constexpr std::size_t kPointsWithoutForce = 100000;
@@ -49,12 +54,32 @@ struct SweepArgs {
     double timeout_s = 0;
     bool resume = false;
     bool force = false;
+    std::vector<std::string> columns;  // --columns, split at the commas
 };
+
+// --columns: names of the CSV's metric columns, each checked against the metrics reference
+// (a list's index, "cpus.0.busy_fraction", is "cpus[].busy_fraction" there).
+std::vector<std::string> metric_columns(const std::string& list) {
+    std::set<std::string> known;
+    for (const auto& m : run_json_metrics()) known.insert(m.key);
+    const std::regex index(R"(\.[0-9]+(?=\.|$))");
+    std::vector<std::string> names;
+    std::stringstream in(list);
+    for (std::string name; std::getline(in, name, ',');) {
+        if (!known.count(std::regex_replace(name, index, "[]")))
+            throw po::error("--columns: \"" + name + "\" is not a metric; expected names as in "
+                            "the CSV header, from 'pcisim metrics' (tx_pps, "
+                            "bus.utilisation_fraction, cpus.0.busy_fraction)");
+        names.push_back(name);
+    }
+    if (names.empty()) throw po::error("--columns: no metric named; expected NAME[,NAME...]");
+    return names;
+}
 
 // nullopt when --help was asked for (and printed).
 std::optional<SweepArgs> parse_sweep_args(const Args& args) {
     SweepArgs a;
-    std::string jobs, timeout = "0";
+    std::string jobs, timeout = "0", columns;
     po::options_description opts(kSweepUsage);
     opts.add_options()("help,h", "this help")(
         "vary", po::value<std::vector<std::string>>(&a.varies)->multitoken()->composing(),
@@ -77,6 +102,10 @@ std::optional<SweepArgs> parse_sweep_args(const Args& args) {
         "crash): its ok points are kept, the others run")(
         "force", po::bool_switch(&a.force),
         "run a sweep of more than 100000 points")(
+        "columns", po::value<std::string>(&columns),
+        "the metrics the CSV has, comma-separated, in this order (names as in the CSV's header: "
+        "tx_pps,cpus.0.busy_fraction); default: all, the headline ones first.  OUT.json keeps "
+        "every metric")(
         "scenario", po::value<std::string>(&a.file), "scenario JSON file");
     po::positional_options_description pos;
     pos.add("scenario", 1);
@@ -87,6 +116,7 @@ std::optional<SweepArgs> parse_sweep_args(const Args& args) {
     if (a.varies.empty()) throw po::error("at least one --vary KEY=VALUES is required");
     if (vm.count("jobs")) a.jobs = parse_count("-j", jobs, 1, kMaxWorkers);
     a.timeout_s = parse_finite("--timeout-s", timeout, 0, false);
+    if (vm.count("columns")) a.columns = metric_columns(columns);
     return a;
 }
 
@@ -131,7 +161,8 @@ std::string point_label(const sweep::SweepTable& t, const sweep::SweepRow& row) 
 }
 
 // The files the sweep reads, which it must never write: the scenario and the platform file it
-// names (looked for where the scenario loader looks: beside the scenario, then in scenarios/).
+// names (looked for where the scenario loader looks: beside the scenario, then in the data
+// directory's scenarios/).
 std::vector<std::string> input_files(const std::string& file, const Scenario& base) {
     std::vector<std::string> inputs = {file};
     const nlohmann::json& s = base.resolved();
@@ -139,7 +170,7 @@ std::vector<std::string> input_files(const std::string& file, const Scenario& ba
         std::filesystem::path p = s["platform"].get<std::string>();
         inputs.push_back(p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string()
                                          : p.string());
-        inputs.push_back((std::filesystem::path(PCISIM_SOURCE_DIR) / "scenarios" / p).string());
+        inputs.push_back((data_path("scenarios") / p).string());
     }
     return inputs;
 }
@@ -210,6 +241,7 @@ int sweep(const Args& args) {
     table.scenario_file = a.file;
     table.sets = a.sets;
     table.provenance = provenance();
+    table.csv_columns = a.columns;
     // Every string of OUT.json is known now; one that is not UTF-8 would fail the write after
     // every point ran.
     if (auto bad = output::invalid_utf8(sweep::identity_json(table))) {
@@ -268,11 +300,12 @@ int sweep(const Args& args) {
         else table.rows[i] = std::move(it->second);
     }
     if (a.resume)
-        std::cerr << "pcisim sweep: resuming: " << points.size() - todo.size() << " of "
+        output::info_stream() << "pcisim sweep: resuming: " << points.size() - todo.size() << " of "
                   << points.size() << " points already done\n";
     if (points.size() > kPointsWithoutForce)
-        std::cerr << "pcisim sweep: " << points.size() << " points (--force)\n";
-    sweep::Progress progress(std::cerr, isatty(STDERR_FILENO), todo.size());
+        output::info_stream() << "pcisim sweep: " << points.size() << " points (--force)\n";
+    sweep::Progress progress(output::info_stream(), isatty(STDERR_FILENO) && !output::quiet(),
+                             todo.size());
     std::size_t failed = 0;
     bool journal_failed = false;
     auto collect = [&](std::size_t job, const sweep::JobOutcome& o) {
@@ -318,7 +351,7 @@ int sweep(const Args& args) {
                   << sweep::kInterrupted << "\"); continue with the same command and --resume\n";
         return 128 + stopped_by;  // as a shell reports a command a signal ended
     }
-    std::cout << "wrote " << a.out << " and " << sweep::json_path_for(a.out) << ": "
+    output::report_stream("") << "wrote " << a.out << " and " << sweep::json_path_for(a.out) << ": "
               << points.size() << " points, " << failed << " failed\n";
     return failed ? 1 : 0;
 }

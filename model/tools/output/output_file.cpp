@@ -11,6 +11,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "tools/output/verbosity.h"
+
 namespace fs = std::filesystem;
 
 namespace pcisim::output {
@@ -81,6 +83,7 @@ void write_text_file(const std::string& path, const std::string& text) {
 bool is_stdout(const std::string& path) { return path == "-"; }
 
 std::ostream& report_stream(const std::string& json_path) {
+    if (quiet()) return null_stream();
     return is_stdout(json_path) ? std::cerr : std::cout;
 }
 

@@ -38,7 +38,8 @@ void remove_stale_temporaries(const std::string& path);
 void write_text_file(const std::string& path, const std::string& text);
 
 // "-" as a command's --json names the standard output: the JSON goes there and nothing else
-// does, so the command's readable report goes to the standard error instead.
+// does, so the command's readable report goes to the standard error instead (with -q nowhere:
+// tools/output/verbosity.h).
 bool is_stdout(const std::string& path);
 std::ostream& report_stream(const std::string& json_path);
 // Writes `text` to the standard output for "-", else as write_text_file does.

@@ -67,12 +67,27 @@ std::vector<std::string> columns(const SweepTable& table) {
     }
     cols.push_back("status");
     cols.push_back("error");
+    if (!table.csv_columns.empty()) {
+        for (const auto& name : table.csv_columns)
+            if (!keys.count(name)) cols.push_back(name);
+        return cols;
+    }
     std::set<std::string> metrics;  // sorted: the same columns whichever rows are present
     for (const auto& row : table.rows)
         for (const auto& [name, value] : row.metrics)
             if (!keys.count(name)) metrics.insert(name);
+    for (const auto& name : headline_metrics())
+        if (metrics.erase(name)) cols.push_back(name);
     cols.insert(cols.end(), metrics.begin(), metrics.end());
     return cols;
+}
+
+const std::vector<std::string>& headline_metrics() {
+    static const std::vector<std::string> headline = {
+        "tx_pps", "tx_mbps", "wire_limit_pps", "rx.rx_pps", "rx.offered_pps",
+        "tcp.throughput_mbit_s", "tcp.send_cpu_pct", "tcp.send_service_demand_us_per_kb",
+        "bus.utilisation_fraction"};
+    return headline;
 }
 
 json identity_json(const SweepTable& table) {

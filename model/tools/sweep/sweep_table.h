@@ -3,8 +3,10 @@
 //
 // CSV columns: every varied key (in --vary order), "status" (ok/failed), "error", then the
 // metrics: every numeric scalar of the results JSON outside "scenario", flattened with dots
-// ("bus.utilisation", "masters.0.bytes_per_s"), sorted by name.  A metric with the same name
-// as a varied key is left out: the varied column already holds it.
+// ("bus.utilisation", "masters.0.bytes_per_s"), the headline ones first (headline_metrics(),
+// those the run has), then the others sorted by name; or only those --columns names, in its
+// order.  A metric with the same name as a varied key is left out: the varied column already
+// holds it.  OUT.json always holds every metric.
 #pragma once
 
 #include <map>
@@ -37,7 +39,14 @@ struct SweepTable {
     // What ran the sweep (cli/provenance.h); not part of its identity.  A resumed sweep keeps
     // its first run's: the command line that set up the points.  null when not known.
     nlohmann::json provenance;
+    // --columns: the metrics the CSV has, in this order; empty: all of them.  Not part of the
+    // sweep's identity (it chooses what the CSV shows, not what ran).
+    std::vector<std::string> csv_columns;
 };
+
+// The metrics a reader looks at first (the rates, the throughput, the bus's load), in the
+// order the CSV puts them when the rows have them.
+const std::vector<std::string>& headline_metrics();
 
 // Numeric scalars of a results document outside its "scenario" subtree, by dotted name.
 std::map<std::string, nlohmann::json> flatten_metrics(const nlohmann::json& results);
