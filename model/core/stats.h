@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -67,8 +68,9 @@ public:
     virtual void end_list() = 0;
 };
 
-// The statistics read from a T.  Declared once, in documentation order; copied freely (a
-// group placed inside another is copied into it).
+// The statistics read from a T.  Declared once, in documentation order.  A group placed inside
+// another is shared, not copied, so declaring a deep tree of groups stays cheap (a sweep point
+// builds them in each worker).
 template <class T>
 class StatGroup {
 public:
@@ -76,7 +78,7 @@ public:
     StatGroup& stat(std::string key, std::string unit, std::string description,
                     std::function<StatValue(const T&)> get) {
         Entry e;
-        e.rows.push_back({key, std::move(unit), std::move(description)});
+        e.row = {key, std::move(unit), std::move(description)};
         e.write = [key, get = std::move(get)](const T& x, StatSink& out) { out.value(key, get(x)); };
         entries_.push_back(std::move(e));
         return *this;
@@ -85,7 +87,7 @@ public:
     StatGroup& values(std::string key, std::string unit, std::string description,
                       std::function<std::vector<StatValue>(const T&)> get) {
         Entry e;
-        e.rows.push_back({key + "[]", std::move(unit), std::move(description)});
+        e.row = {key + "[]", std::move(unit), std::move(description)};
         e.write = [key, get = std::move(get)](const T& x, StatSink& out) { out.values(key, get(x)); };
         entries_.push_back(std::move(e));
         return *this;
@@ -94,16 +96,21 @@ public:
     // object itself), and only when `get` gives one.  `note` is added to each description.
     template <class U>
     StatGroup& group(std::string key, const StatGroup<U>& inner,
-                     std::function<std::optional<U>(const T&)> get, const std::string& note = "") {
+                     std::function<std::optional<U>(const T&)> get, std::string note = "") {
+        auto shared = std::make_shared<const StatGroup<U>>(inner);
         Entry e;
-        for (const MetricSpec& m : inner.metrics())
-            e.rows.push_back({key.empty() ? m.key : key + "." + m.key, m.unit, m.meaning + note});
-        e.write = [key, inner, get = std::move(get)](const T& x, StatSink& out) {
+        e.nested = [shared, key, note] {
+            std::vector<MetricSpec> rows;
+            for (const MetricSpec& m : shared->metrics())
+                rows.push_back({key.empty() ? m.key : key + "." + m.key, m.unit, m.meaning + note});
+            return rows;
+        };
+        e.write = [key, shared, get = std::move(get)](const T& x, StatSink& out) {
             std::optional<U> u = get(x);
             if (!u) return;
-            if (key.empty()) return inner.write(*u, out);
+            if (key.empty()) return shared->write(*u, out);
             out.begin_object(key);
-            inner.write(*u, out);
+            shared->write(*u, out);
             out.end_object();
         };
         entries_.push_back(std::move(e));
@@ -114,16 +121,21 @@ public:
     template <class U>
     StatGroup& list(std::string key, const StatGroup<U>& inner,
                     std::function<std::optional<std::vector<U>>(const T&)> items) {
+        auto shared = std::make_shared<const StatGroup<U>>(inner);
         Entry e;
-        for (const MetricSpec& m : inner.metrics())
-            e.rows.push_back({key + "[]." + m.key, m.unit, m.meaning});
-        e.write = [key, inner, items = std::move(items)](const T& x, StatSink& out) {
+        e.nested = [shared, key] {
+            std::vector<MetricSpec> rows;
+            for (const MetricSpec& m : shared->metrics())
+                rows.push_back({key + "[]." + m.key, m.unit, m.meaning});
+            return rows;
+        };
+        e.write = [key, shared, items = std::move(items)](const T& x, StatSink& out) {
             std::optional<std::vector<U>> list = items(x);
             if (!list) return;
             out.begin_list(key);
             for (const U& u : *list) {
                 out.begin_item();
-                inner.write(u, out);
+                shared->write(u, out);
                 out.end_item();
             }
             out.end_list();
@@ -135,7 +147,7 @@ public:
     // caller adds around the group's own).
     StatGroup& described(std::string key, std::string unit, std::string description) {
         Entry e;
-        e.rows.push_back({std::move(key), std::move(unit), std::move(description)});
+        e.row = {std::move(key), std::move(unit), std::move(description)};
         entries_.push_back(std::move(e));
         return *this;
     }
@@ -147,13 +159,21 @@ public:
     // The reference rows, keys relative to the group.
     std::vector<MetricSpec> metrics() const {
         std::vector<MetricSpec> all;
-        for (const Entry& e : entries_) all.insert(all.end(), e.rows.begin(), e.rows.end());
+        for (const Entry& e : entries_) {
+            if (!e.nested) {
+                all.push_back(e.row);
+                continue;
+            }
+            std::vector<MetricSpec> rows = e.nested();
+            all.insert(all.end(), rows.begin(), rows.end());
+        }
         return all;
     }
 
 private:
     struct Entry {
-        std::vector<MetricSpec> rows;
+        MetricSpec row;                                  // a statistic's own row
+        std::function<std::vector<MetricSpec>()> nested;  // or a placed group's rows
         std::function<void(const T&, StatSink&)> write;
     };
     std::vector<Entry> entries_;
