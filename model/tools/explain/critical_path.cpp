@@ -14,6 +14,7 @@
 #include "tools/explain/interval_sweep.h"
 #include "tools/explain/nic_bus_spans.h"
 #include "tools/explain/step_intervals.h"
+#include "tools/explain/window_analysis.h"
 
 namespace pcisim {
 
@@ -113,45 +114,31 @@ const char* const kCpuParts[] = {"register-read stall", "interrupt handler", "ti
                                  "xmit (pktgen, driver)", "waiting (queue stopped)"};
 const char* const kWireParts[] = {"frame (preamble, frame, FCS)", "inter-packet gap", "idle"};
 
-double ns(Picos t) { return static_cast<double>(t) * 1e-3; }
+// The followed port's frames: their wire ends before the window's end and their sizes, in
+// recording order.
+struct SentFrames {
+    FrameEnds ends;
+    std::vector<double> wire_bytes;
+};
 
-std::string transaction_text(const BusTransaction& t, const BusInfo& bus) {
-    std::ostringstream o;
-    const Picos clk = bus.period;
-    o << bus.masters.at(t.master) << " "
-      << (t.command == BusCommand::MemRead ? "read" : t.command == BusCommand::MemWrite ? "write" : "split completion")
-      << " " << to_string(t.termination);
-    if (t.bytes_done) o << ", " << t.bytes_done << " B";
-    o << ": " << (t.end - t.start) / clk << " clocks";
-    if (t.termination != Termination::Retry && t.termination != Termination::SplitResponse)
-        o << " (first data in clock " << (t.data_start - t.start) / clk << ")";
-    if (t.request < t.start) o << ", REQ# " << (t.start - t.request) / clk << " clocks before";
-    return o.str();
-}
-
-}  // namespace
-
-json explain(const Recording& rec, const ExplainSetup& setup) {
-    const std::vector<StepInterval> steps = step_intervals(rec);
-    const BusInfo& bus = rec.bus();
-    const double B = bus.bytes_per_s();
-    auto byte_times = [&](double ns_value) { return ns_value * B / 1e9; };
-    const RecordedPort& who = rec.port();
-    const std::string nic_port = who.port_module(), mac = who.mac_module();
-
-    // The analysed span: the followed port's wire ends, first to last.
-    std::vector<std::pair<Picos, std::int64_t>> ends;
-    std::vector<double> wire_bytes;  // of those frames, in recording order
+SentFrames sent_frames(const Recording& rec, const std::vector<StepInterval>& steps) {
+    SentFrames f;
+    const std::string mac = rec.port().mac_module();
     for (const auto& s : steps)
         if (s.module == mac && s.step == TraceStep::Wire && s.end < rec.window().to)
-            ends.emplace_back(s.end, s.packet), wire_bytes.push_back(s.bytes);
-    std::sort(ends.begin(), ends.end());
+            f.ends.emplace_back(s.end, s.packet), f.wire_bytes.push_back(s.bytes);
+    std::sort(f.ends.begin(), f.ends.end());
+    return f;
+}
+
+// A period from the first to the last frame means something only when the frames are spread
+// over the window, as a run's rate does (run/sustained_rate.h): one burst in it (bursty
+// traffic: TDT batching, held-back interrupts) would be analysed as if steady.
+void require_steady(const Recording& rec, const FrameEnds& ends) {
+    const std::string nic_port = rec.port().port_module();
     if (ends.size() < 3)
         throw std::runtime_error("only " + std::to_string(ends.size()) +
                                  " frames left " + nic_port + " in the window; make the window longer");
-    // A period from the first to the last frame means something only when the frames are
-    // spread over the window, as a run's rate does (run/sustained_rate.h): one burst in it
-    // (bursty traffic: TDT batching, held-back interrupts) would be analysed as if steady.
     FrameCheck recorded;
     recorded.open_window();
     for (const auto& [end, packet] : ends) {
@@ -165,108 +152,108 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
         throw std::runtime_error(nic_port + ": the recorded window holds no steady traffic to "
                                  "explain: " + bursts + "; choose a --window that spans many "
                                  "bursts (at most 20000 us)");
-    const Picos a = ends.front().first, b = ends.back().first;
-    const double n = static_cast<double>(ends.size() - 1);
-    const double period = ns(b - a) / n;
-    auto per_packet = [&](Picos total) { return ns(total) / n; };
-    // s: the packet size, or the mean frame on the wire (the span's frames after the first,
-    // whose ends bound it) when one packet becomes several frames.
-    double packet_size = setup.packet_size;
-    if (setup.wire_frames) {
-        double sum = 0;
-        for (const auto& bytes : wire_bytes) sum += bytes;
-        packet_size = (sum - wire_bytes.front()) / n;
-    }
+}
 
-    json parts_of;  // resource -> parts
-    // NIC DMA engine.
-    auto engine = sweep(engine_spans(rec, steps), kEngineChannels, a, b, engine_label);
-    auto engine_sum = totals(engine);
-    json engine_parts = json::array();
-    std::vector<Picos> by_mechanism(kMechanisms, 0);
-    Picos engine_idle = 0, fifo = 0;
-    for (int step : std::initializer_list<int>{kDescriptorFetch, kFifoWait, kDataRead, kProcessing,
-                                               kWriteBack, kIdle}) {  // the order of one packet
-        for (int m = 0; m < kMechanisms; ++m) {
-            auto it = engine_sum.find(step * kMechanisms + m);
-            if (it == engine_sum.end()) continue;
-            by_mechanism[m] += it->second;
-            if (step == kIdle) engine_idle += it->second;
-            if (step == kFifoWait) fifo += it->second;
-            double v = per_packet(it->second);
-            engine_parts.push_back({{"step", kSteps[step]}, {"mechanism", kMechanismNames[m]},
-                                    {"ns", v}, {"byte_times", byte_times(v)}});
-        }
-    }
-    parts_of["nic_engine"] = engine_parts;
+// The transmit side's engine, CPU and wire.
+Direction transmit_direction(const Recording& rec, const std::vector<StepInterval>& steps,
+                             const AnalysedSpan& span) {
+    const RecordedPort& who = rec.port();
+    const std::string mac = who.mac_module();
+    const StepParts wire = module_step_parts(steps, mac, {TraceStep::Wire, TraceStep::Gap},
+                                             kWireParts, span.a, span.b, span.n, span.bytes_per_s);
+    Direction d{"packet",
+                "pps_if_alone",
+                {kEngineChannels, kMechanisms, kSteps, kMechanismNames, engine_label,
+                 {kDescriptorFetch, kFifoWait, kDataRead, kProcessing, kWriteBack, kIdle},  // one packet
+                 kIdle, kFifoWait},
+                engine_spans(rec, steps),
+                {"nic_engine", "NIC DMA engine (bus latency chain)", 0},
+                // The engine mostly waiting for FIFO room while the wire is not saturated: the
+                // FIFO is too small to keep the wire busy (store-and-forward).
+                {"fifo", "TX FIFO room", 0},
+                module_step_parts(steps, who.cpu,
+                                  {TraceStep::MmioRead, TraceStep::InterruptHandler, TraceStep::Timer,
+                                   TraceStep::Xmit},
+                                  kCpuParts, span.a, span.b, span.n, span.bytes_per_s),
+                "CPU (pktgen, driver, register reads)",
+                wire.parts,
+                {"wire", "wire (1 Gb/s)", (span.b - span.a) - wire.none}};
+    return d;
+}
 
-    // The engine's k by mechanism: everything but the s byte-times of the packet's own data.
-    json engine_k = json::array();
+// s: the packet size, or the mean frame on the wire (the span's frames after the first, whose
+// ends bound it) when one packet becomes several frames.
+double packet_size_of(const ExplainSetup& setup, const SentFrames& f, const AnalysedSpan& span) {
+    if (!setup.wire_frames) return setup.packet_size;
+    double sum = 0;
+    for (const auto& bytes : f.wire_bytes) sum += bytes;
+    return (sum - f.wire_bytes.front()) / span.n;
+}
+
+// The engine's k by mechanism: everything but the s byte-times of the packet's own data.
+json engine_k(const EngineParts& engine, const AnalysedSpan& span, double packet_size) {
+    json k = json::array();
     for (int m = 0; m < kMechanisms; ++m) {
-        if (by_mechanism[m] == 0) continue;
-        double bt = byte_times(per_packet(by_mechanism[m]));
+        if (engine.by_mechanism[m] == 0) continue;
+        double bt = span.byte_times(span.per_unit(engine.by_mechanism[m]));
         std::string what = kMechanismNames[m];
         if (m == mData) bt -= packet_size, what = "data phases beyond s (descriptors, write-backs, alignment)";
-        engine_k.push_back({{"mechanism", what}, {"byte_times", bt}});
+        k.push_back({{"mechanism", what}, {"byte_times", bt}});
     }
+    return k;
+}
 
-    const StepParts cpu = module_step_parts(
-        steps, who.cpu, {TraceStep::MmioRead, TraceStep::InterruptHandler, TraceStep::Timer, TraceStep::Xmit},
-        kCpuParts, a, b, n, B);
-    const StepParts wire =
-        module_step_parts(steps, mac, {TraceStep::Wire, TraceStep::Gap}, kWireParts, a, b, n, B);
-    const Picos cpu_waiting = cpu.none, wire_idle = wire.none;
-    parts_of["cpu"] = cpu.parts;
-    parts_of["wire"] = wire.parts;
-
-    const Picos bus_busy = bus_busy_time(rec, a, b);
-
-    // Resources: busy time per packet; the busiest sets the rate.
-    struct Resource { std::string key, name; Picos busy; };
-    std::vector<Resource> resources = {
-        {"wire", "wire (1 Gb/s)", (b - a) - wire_idle},
-        {"nic_engine", "NIC DMA engine (bus latency chain)", (b - a) - engine_idle - fifo},
-        {"cpu", "CPU (pktgen, driver, register reads)", (b - a) - cpu_waiting},
-        {"bus", "bus bandwidth (all masters)", bus_busy},
-    };
-    std::stable_sort(resources.begin(), resources.end(),
-                     [](const Resource& x, const Resource& y) { return x.busy > y.busy; });
-    std::string limiter = resources[0].key;
-    std::string limiter_name = resources[0].name;
-    // The engine mostly waiting for FIFO room while the wire is not saturated: the FIFO is too
-    // small to keep the wire busy (store-and-forward).
-    if (limiter != "wire" && fifo > (b - a) / 2) limiter = "fifo", limiter_name = "TX FIFO room";
-    // A TCP sender also waits for its window (ACKs): then no resource is saturated.
-    json wire_frames;
-    if (setup.wire_frames) {
-        double largest = *std::max_element(wire_bytes.begin() + 1, wire_bytes.end());
-        double busiest = static_cast<double>(resources[0].busy) / static_cast<double>(b - a);
-        wire_frames = {{"mean_bytes", packet_size}, {"largest_bytes", largest},
-                       {"busiest_fraction", busiest}};
-        if (busiest < 0.95)
-            wire_frames["limiter_note"] =
-                "no resource is saturated: the busiest is idle " +
-                std::to_string(static_cast<int>(std::lround(100 * (1 - busiest)))) +
-                " % of the time, the sender waiting for its window (the receiver's ACKs)";
-    }
-    json res = json::array();
-    for (const auto& r : resources)
-        res.push_back({{"resource", r.key}, {"name", r.name}, {"busy_ns_per_packet", per_packet(r.busy)},
-                       {"busy_fraction", static_cast<double>(r.busy) / static_cast<double>(b - a)},
-                       {"pps_if_alone", r.busy ? json(1e12 * n / static_cast<double>(r.busy)) : json()}});
-    std::string decomposed = limiter == "wire" || limiter == "cpu" ? limiter : "nic_engine";
+// The period decomposed by the limiting resource (the NIC engine unless the wire or the CPU
+// limits), and k = period - s in byte-times by what that resource spends it on.
+void add_decomposition(json& out, const json& nic_engine_k, double packet_size) {
+    const std::string limiter = out["limiter"];
+    const std::string decomposed = limiter == "wire" || limiter == "cpu" ? limiter : "nic_engine";
+    const json& parts = out["parts"][decomposed];
     double sum = 0;
-    for (const auto& p : parts_of[decomposed]) sum += p["ns"].get<double>();
-    // k = period - s in byte-times, by what the limiting resource spends it on.
-    json k_parts = engine_k;
+    for (const auto& p : parts) sum += p["ns"].get<double>();
+    json k_parts = nic_engine_k;
     if (decomposed != "nic_engine") {
         k_parts = json::array();
-        for (const auto& p : parts_of[decomposed])
+        for (const auto& p : parts)
             k_parts.push_back({{"mechanism", p["step"]}, {"byte_times", p["byte_times"]}});
         k_parts.push_back({{"mechanism", "minus s (the packet's own bytes)"}, {"byte_times", -packet_size}});
     }
+    out["decomposition"] = {{"resource", decomposed}, {"parts", parts}, {"sum_ns", sum}};
+    out["k_by_mechanism"] = k_parts;
+    out["nic_engine_k_by_mechanism"] = nic_engine_k;
+}
 
-    // A representative packet: the middle frame; one engine period from its first data read.
+// A TCP sender also waits for its window (ACKs): then no resource is saturated.
+json wire_frames_of(const SentFrames& f, const WindowAnalysis& w, const AnalysedSpan& span,
+                    double packet_size) {
+    double largest = *std::max_element(f.wire_bytes.begin() + 1, f.wire_bytes.end());
+    double busiest = static_cast<double>(w.ranked[0].busy) / static_cast<double>(span.b - span.a);
+    json wire_frames = {{"mean_bytes", packet_size}, {"largest_bytes", largest},
+                        {"busiest_fraction", busiest}};
+    if (busiest < 0.95)
+        wire_frames["limiter_note"] =
+            "no resource is saturated: the busiest is idle " +
+            std::to_string(static_cast<int>(std::lround(100 * (1 - busiest)))) +
+            " % of the time, the sender waiting for its window (the receiver's ACKs)";
+    return wire_frames;
+}
+
+std::string transaction_detail(const BusTransaction& t, const BusInfo& bus) {
+    std::ostringstream o;
+    const Picos clk = bus.period;
+    o << transaction_text(t, bus);
+    if (t.termination != Termination::Retry && t.termination != Termination::SplitResponse)
+        o << " (first data in clock " << (t.data_start - t.start) / clk << ")";
+    if (t.request < t.start) o << ", REQ# " << (t.start - t.request) / clk << " clocks before";
+    return o.str();
+}
+
+// A representative packet: the middle frame; one engine period from its first data read, every
+// engine step, bus transaction and other module's step in it.
+json timeline(const Recording& rec, const std::vector<StepInterval>& steps, const FrameEnds& ends) {
+    const RecordedPort& who = rec.port();
+    const std::string nic_port = who.port_module(), mac = who.mac_module();
+    const BusInfo& bus = rec.bus();
     std::int64_t packet = ends[ends.size() / 2].second;
     auto first_read = [&](std::int64_t p) -> const StepInterval* {
         for (const auto& s : steps)
@@ -279,12 +266,12 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     json entries = json::array();
     auto entry = [&](Picos s, Picos e, const std::string& track, const std::string& what) {
         entries.push_back({{"t_ns", ns(s) - ns(t0)}, {"dur_ns", ns(e - s)}, {"track", track},
-                           {"what", what}, {"byte_times", byte_times(ns(e - s))}});
+                           {"what", what}, {"byte_times", ns(e - s) * bus.bytes_per_s() / 1e9}});
     };
     for (const auto& s : sweep(engine_spans(rec, steps), kEngineChannels, t0, t1, engine_label))
         entry(s.start, s.end, "critical path (NIC engine)", engine_text(s.label));
     for (const auto& t : rec.transactions())
-        if (t.end > t0 && t.start < t1) entry(t.start, t.end, "bus", transaction_text(t, bus));
+        if (t.end > t0 && t.start < t1) entry(t.start, t.end, "bus", transaction_detail(t, bus));
     for (const auto& s : steps) {
         bool own = s.packet == packet && s.port == who.port && (s.module == nic_port || s.module == mac);
         bool overlaps = s.end >= t0 && s.start < t1 && s.module.find(nic_port) == std::string::npos;
@@ -296,33 +283,32 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     std::stable_sort(entries.begin(), entries.end(), [](const json& x, const json& y) {
         return x["t_ns"].get<double>() < y["t_ns"].get<double>();
     });
+    return {{"packet", packet}, {"start_us", ns(t0) / 1000}, {"period_ns", ns(t1 - t0)},
+            {"entries", entries}};
+}
 
-    double measured = setup.measured_pps > 0 ? 1e9 / setup.measured_pps : 0;
-    double period_bt = byte_times(period);
-    json out = {
-        {"bus", {{"kind", bus.kind == BusKind::Pci ? "pci" : "pcix"}, {"width_bits", bus.width_bits},
-                 {"clock_mhz", bus.clock_mhz}, {"bytes_per_s", B}, {"byte_time_ns", 1e9 / B}}},
-        {"packet_size", packet_size},
-        {"window", {{"from_us", ns(rec.window().from) / 1000}, {"to_us", ns(rec.window().to) / 1000},
-                    {"analysed_from_us", ns(a) / 1000}, {"analysed_to_us", ns(b) / 1000},
-                    {"packets", ends.size() - 1}, {"port", nic_port}}},
-        {"period_ns", period},
-        {"measured_period_ns", measured},
-        {"period_byte_times", period_bt},
-        {"k_byte_times", period_bt - packet_size},
-        {"limiter", limiter},
-        {"limiter_name", limiter_name},
-        {"next_bottleneck", resources[1].busy ? resources[1].key : "none"},
-        {"next_bottleneck_name", resources[1].busy ? resources[1].name : "none (nothing else is busy)"},
-        {"resources", res},
-        {"decomposition", {{"resource", decomposed}, {"parts", parts_of[decomposed]}, {"sum_ns", sum}}},
-        {"k_by_mechanism", k_parts},
-        {"nic_engine_k_by_mechanism", engine_k},
-        {"parts", parts_of},
-        {"timeline", {{"packet", packet}, {"start_us", ns(t0) / 1000}, {"period_ns", ns(t1 - t0)},
-                      {"entries", entries}}},
-    };
-    if (!wire_frames.is_null()) out["wire_frames"] = wire_frames;
+}  // namespace
+
+json explain(const Recording& rec, const ExplainSetup& setup) {
+    const std::vector<StepInterval> steps = step_intervals(rec);
+    const SentFrames frames = sent_frames(rec, steps);
+    require_steady(rec, frames.ends);
+    const AnalysedSpan span(frames.ends, rec.bus());
+    const double packet_size = packet_size_of(setup, frames, span);
+    const WindowAnalysis w =
+        analyse_window(rec, span, transmit_direction(rec, steps, span), setup.measured_pps);
+
+    json out = w.report;
+    const double period_bt = span.byte_times(span.period_ns());
+    out["packet_size"] = packet_size;
+    out["period_byte_times"] = period_bt;
+    out["k_byte_times"] = period_bt - packet_size;
+    out["window"] = {{"from_us", ns(rec.window().from) / 1000}, {"to_us", ns(rec.window().to) / 1000},
+                     {"analysed_from_us", ns(span.a) / 1000}, {"analysed_to_us", ns(span.b) / 1000},
+                     {"packets", frames.ends.size() - 1}, {"port", rec.port().port_module()}};
+    add_decomposition(out, engine_k(w.engine, span, packet_size), packet_size);
+    out["timeline"] = timeline(rec, steps, frames.ends);
+    if (setup.wire_frames) out["wire_frames"] = wire_frames_of(frames, w, span, packet_size);
     return out;
 }
 

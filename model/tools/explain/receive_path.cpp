@@ -11,14 +11,13 @@
 #include "tools/explain/interval_sweep.h"
 #include "tools/explain/nic_bus_spans.h"
 #include "tools/explain/step_intervals.h"
+#include "tools/explain/window_analysis.h"
 
 namespace pcisim {
 
 using nlohmann::json;
 
 namespace {
-
-double ns(Picos t) { return static_cast<double>(t) * 1e-3; }
 
 // --- NIC receive DMA engine ------------------------------------------------------------
 // Channels: the receive steps in priority order, then the NIC's bus activity (writes and
@@ -119,150 +118,152 @@ const char* const kWireParts[] = {"frames received", "frames missed (FIFO full)"
                                   "frames still in the NIC when the span ends", "idle"};
 enum WirePart { wReceived, wMissedFifo, wMissedDescriptor, wStillIn, wIdle };
 
-std::string transaction_text(const BusTransaction& t, const BusInfo& bus) {
-    std::ostringstream o;
-    o << bus.masters.at(t.master) << " "
-      << (t.command == BusCommand::MemRead ? "read" : t.command == BusCommand::MemWrite ? "write" : "split completion")
-      << " " << to_string(t.termination);
-    if (t.bytes_done) o << ", " << t.bytes_done << " B";
-    o << ": " << (t.end - t.start) / bus.period << " clocks";
-    return o.str();
-}
+// The receiving port's data writes crossing the bus inside the window, and their mean size.
+struct DeliveredFrames {
+    FrameEnds ends;
+    double mean_bytes = 0;
+};
 
-}  // namespace
-
-json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
-    const RecordedPort* who = rec.receive_port();
-    if (!who) throw std::runtime_error("no port receives on the recorded bus segment");
-    const std::vector<StepInterval> steps = step_intervals(rec);
-    const BusInfo& bus = rec.bus();
-    const double B = bus.bytes_per_s();
-    auto byte_times = [&](double ns_value) { return ns_value * B / 1e9; };
-    const std::string rx = who->rx_module();
-
-    // The analysed span: the port's data writes crossing the bus, first to last.
-    std::vector<std::pair<Picos, std::int64_t>> ends;
-    double frame_bytes = 0;
+DeliveredFrames delivered_frames(const Recording& rec, const std::vector<StepInterval>& steps,
+                                 const std::string& rx) {
+    DeliveredFrames f;
     for (const auto& s : steps)
         if (s.module == rx && s.step == TraceStep::RxDataWrite && s.end < rec.window().to &&
             s.start > rec.window().from) {
-            ends.emplace_back(s.end, s.packet);
-            frame_bytes += s.bytes;
+            f.ends.emplace_back(s.end, s.packet);
+            f.mean_bytes += s.bytes;
         }
-    std::sort(ends.begin(), ends.end());
-    if (ends.size() < 3)
-        throw std::runtime_error("only " + std::to_string(ends.size()) + " frames reached host memory from " +
+    std::sort(f.ends.begin(), f.ends.end());
+    if (f.ends.size() < 3)
+        throw std::runtime_error("only " + std::to_string(f.ends.size()) + " frames reached host memory from " +
                                  rx + " in the window; make the window longer");
-    frame_bytes /= static_cast<double>(ends.size());
-    const Picos a = ends.front().first, b = ends.back().first;
-    const double n = static_cast<double>(ends.size() - 1);
-    const double period = ns(b - a) / n;
-    auto per_frame = [&](Picos total) { return ns(total) / n; };
+    f.mean_bytes /= static_cast<double>(f.ends.size());
+    return f;
+}
 
-    // What arrived and what was missed in the span, by cause (MPC; RNBC when no descriptor).
-    std::uint64_t arrived = 0, missed_fifo = 0, missed_descriptor = 0;
-    for (const auto& s : steps) {
-        bool in = s.end > a && s.end <= b;
-        if (!in) continue;
-        if (s.module == who->wire && s.step == TraceStep::RxWire) ++arrived;
-        if (s.module == rx && s.step == TraceStep::RxMissFifoFull) ++missed_fifo;
-        if (s.module == rx && s.step == TraceStep::RxMissNoDescriptor) ++missed_descriptor;
-    }
+// The wire: a frame's share of the line by what became of it; only the received frames' share
+// is time the wire spent on the rate.
+struct WireTime {
+    json parts;
+    Picos received;  // busy: n received frames' mean share
+};
 
-    json parts_of;
-    // NIC receive DMA engine.
-    auto engine = totals(sweep(engine_spans(rec, steps, rx), kRxChannels, a, b, engine_label));
-    json engine_parts = json::array();
-    Picos engine_idle = 0;
-    std::vector<Picos> step_total(kIdle + 1, 0);
-    for (int step : std::initializer_list<int>{kHeld, kData, kWriteBack, kFetch, kIdle}) {  // the order of one frame
-        for (int m = 0; m < kMechanisms; ++m) {
-            auto it = engine.find(step * kMechanisms + m);
-            if (it == engine.end()) continue;
-            step_total[step] += it->second;
-            if (step == kIdle) engine_idle += it->second;
-            double v = per_frame(it->second);
-            engine_parts.push_back({{"step", kSteps[step]}, {"mechanism", kMechanismNames[m]},
-                                    {"ns", v}, {"byte_times", byte_times(v)}});
-        }
-    }
-    parts_of["nic_rx_engine"] = engine_parts;
-
-    const StepParts cpu = module_step_parts(steps, who->cpu, kCpuOrder, kCpuParts, a, b, n, B);
-    const Picos cpu_waiting = cpu.none;
-    // The wire: only the received frames' share is time the wire spent on the rate.
+WireTime wire_time(const Recording& rec, const std::vector<StepInterval>& steps,
+                   const DeliveredFrames& frames, const AnalysedSpan& span) {
+    const RecordedPort& who = *rec.receive_port();
+    const std::string rx = who.rx_module();
     std::map<std::int64_t, int> missed_as;
     for (const auto& s : steps)
         if (s.module == rx && s.step == TraceStep::RxMissFifoFull) missed_as[s.packet] = wMissedFifo;
         else if (s.module == rx && s.step == TraceStep::RxMissNoDescriptor) missed_as[s.packet] = wMissedDescriptor;
     std::set<std::int64_t> delivered;  // by the span's end
-    for (const auto& [end, packet] : ends) delivered.insert(packet);
+    for (const auto& [end, packet] : frames.ends) delivered.insert(packet);
     std::vector<Span> wire_spans;
     for (const auto& s : steps)
-        if (s.module == who->wire && s.step == TraceStep::RxWire) {
+        if (s.module == who.wire && s.step == TraceStep::RxWire) {
             auto it = missed_as.find(s.packet);
             int part = it != missed_as.end() ? it->second : delivered.count(s.packet) ? wReceived : wStillIn;
             wire_spans.push_back({s.start, s.end, part});
         }
-    json wire_parts = json::array();
-    for (const auto& [label, total] : totals(sweep(wire_spans, wIdle, a, b, first_active))) {
-        double v = per_frame(total);
-        wire_parts.push_back({{"step", kWireParts[label]}, {"ns", v}, {"byte_times", byte_times(v)}});
+    WireTime w{json::array(), 0};
+    for (const auto& [label, total] : totals(sweep(wire_spans, wIdle, span.a, span.b, first_active))) {
+        double v = span.per_unit(total);
+        w.parts.push_back({{"step", kWireParts[label]}, {"ns", v}, {"byte_times", span.byte_times(v)}});
     }
     // Busy: each received frame's share of the line, whenever it arrived (a frame delivered in
     // the span may have waited in the FIFO since before it).
     Picos share_sum = 0;
     std::size_t shares = 0;
-    for (const auto& w : wire_spans)
-        if (w.start > rec.window().from) share_sum += w.end - w.start, ++shares;
-    const Picos wire_received =
-        shares ? static_cast<Picos>(std::llround(static_cast<double>(share_sum) / static_cast<double>(shares) * n)) : 0;
-    parts_of["cpu"] = cpu.parts;
-    parts_of["wire"] = wire_parts;
+    for (const auto& s : wire_spans)
+        if (s.start > rec.window().from) share_sum += s.end - s.start, ++shares;
+    if (shares)
+        w.received = static_cast<Picos>(
+            std::llround(static_cast<double>(share_sum) / static_cast<double>(shares) * span.n));
+    return w;
+}
 
-    const Picos bus_busy = bus_busy_time(rec, a, b);
+// The receive side's engine, CPU and wire.
+Direction receive_direction(const Recording& rec, const std::vector<StepInterval>& steps,
+                            const DeliveredFrames& frames, const AnalysedSpan& span) {
+    const RecordedPort& who = *rec.receive_port();
+    const WireTime wire = wire_time(rec, steps, frames, span);
+    return {"frame",
+            "fps_if_alone",
+            {kRxChannels, kMechanisms, kSteps, kMechanismNames, engine_label,
+             {kHeld, kData, kWriteBack, kFetch, kIdle},  // the order of one frame
+             kIdle, kHeld},
+            engine_spans(rec, steps, who.rx_module()),
+            {"nic_rx_engine", "NIC receive DMA engine", 0},
+            // Frames mostly held in the FIFO for want of a descriptor while the wire is not
+            // saturated: the driver's refill sets the pace (the receive side's counterpart of a
+            // TX FIFO limit).
+            {"descriptors", "receive descriptors (the driver's refill: RDT)", 0},
+            module_step_parts(steps, who.cpu, kCpuOrder, kCpuParts, span.a, span.b, span.n,
+                              span.bytes_per_s),
+            "CPU (receive path and all else it runs)",
+            wire.parts,
+            {"wire", "wire (the received frames)", wire.received}};
+}
 
-    struct Resource { std::string key, name; Picos busy; };
-    std::vector<Resource> resources = {
-        {"wire", "wire (the received frames)", wire_received},
-        {"nic_rx_engine", "NIC receive DMA engine", (b - a) - engine_idle - step_total[kHeld]},
-        {"cpu", "CPU (receive path and all else it runs)", (b - a) - cpu_waiting},
-        {"bus", "bus bandwidth (all masters)", bus_busy},
-    };
-    std::stable_sort(resources.begin(), resources.end(),
-                     [](const Resource& x, const Resource& y) { return x.busy > y.busy; });
-    std::string limiter = resources[0].key, limiter_name = resources[0].name;
-    // Frames mostly held in the FIFO for want of a descriptor while the wire is not saturated:
-    // the driver's refill sets the pace (the receive side's counterpart of a TX FIFO limit).
-    if (limiter != "wire" && step_total[kHeld] > (b - a) / 2)
-        limiter = "descriptors", limiter_name = "receive descriptors (the driver's refill: RDT)";
-    json res = json::array();
-    for (const auto& r : resources)
-        res.push_back({{"resource", r.key}, {"name", r.name}, {"busy_ns_per_frame", per_frame(r.busy)},
-                       {"busy_fraction", static_cast<double>(r.busy) / static_cast<double>(b - a)},
-                       {"fps_if_alone", r.busy ? json(1e12 * n / static_cast<double>(r.busy)) : json()}});
+// What arrived and what was missed in the span, by cause (MPC; RNBC when no descriptor).
+void add_arrivals(json& out, const Recording& rec, const std::vector<StepInterval>& steps,
+                  const AnalysedSpan& span) {
+    const RecordedPort& who = *rec.receive_port();
+    const std::string rx = who.rx_module();
+    std::uint64_t arrived = 0, missed_fifo = 0, missed_descriptor = 0;
+    for (const auto& s : steps) {
+        bool in = s.end > span.a && s.end <= span.b;
+        if (!in) continue;
+        if (s.module == who.wire && s.step == TraceStep::RxWire) ++arrived;
+        if (s.module == rx && s.step == TraceStep::RxMissFifoFull) ++missed_fifo;
+        if (s.module == rx && s.step == TraceStep::RxMissNoDescriptor) ++missed_descriptor;
+    }
+    out["frames_arrived"] = arrived;
+    out["missed"] = {{"fifo_full", missed_fifo}, {"no_descriptor", missed_descriptor}};
+}
 
-    // Posted writes against reads: what the data write costs the engine per frame, and that no
-    // read latency is on its path; the descriptor reads are shared by the frames of one fetch.
+// Posted writes against reads: what the data write costs the engine per frame, and that no
+// read latency is on its path; the descriptor reads are shared by the frames of one fetch.
+json dma_costs(const std::vector<StepInterval>& steps, const std::string& rx,
+               const EngineParts& engine, const AnalysedSpan& span) {
     std::uint64_t fetches = 0, fetched = 0;
     for (const auto& s : steps)
-        if (s.module == rx && s.step == TraceStep::DescriptorFetch && s.end > a && s.end <= b)
+        if (s.module == rx && s.step == TraceStep::DescriptorFetch && s.end > span.a && s.end <= span.b)
             ++fetches, fetched += s.bytes / 16;
     Picos data_bus = 0, data_waiting = 0;
     for (int m = 0; m < kMechanisms; ++m) {
-        auto it = engine.find(kData * kMechanisms + m);
-        if (it == engine.end()) continue;
+        auto it = engine.by_label.find(kData * kMechanisms + m);
+        if (it == engine.by_label.end()) continue;
         (m <= mSplit ? data_bus : data_waiting) += it->second;
     }
-    json dma = {{"data_write_ns_per_frame", per_frame(step_total[kData])},
-                {"data_write_bus_clocks_ns_per_frame", per_frame(data_bus)},
-                {"data_write_waiting_ns_per_frame", per_frame(data_waiting)},
-                {"write_back_ns_per_frame", per_frame(step_total[kWriteBack])},
-                {"descriptor_fetch_ns_per_frame", per_frame(step_total[kFetch])},
-                {"descriptor_fetches", fetches},
-                {"descriptors_per_fetch", fetches ? static_cast<double>(fetched) / static_cast<double>(fetches) : 0.0}};
+    return {{"data_write_ns_per_frame", span.per_unit(engine.by_step[kData])},
+            {"data_write_bus_clocks_ns_per_frame", span.per_unit(data_bus)},
+            {"data_write_waiting_ns_per_frame", span.per_unit(data_waiting)},
+            {"write_back_ns_per_frame", span.per_unit(engine.by_step[kWriteBack])},
+            {"descriptor_fetch_ns_per_frame", span.per_unit(engine.by_step[kFetch])},
+            {"descriptor_fetches", fetches},
+            {"descriptors_per_fetch", fetches ? static_cast<double>(fetched) / static_cast<double>(fetches) : 0.0}};
+}
 
-    // One frame's chain: the middle frame from its arrival to the refill after its cleaning.
+// The bus transactions overlapping the chain's `stages` (its data write and write-back), from t0.
+json bus_lines(const Recording& rec, Picos t0, std::initializer_list<const StepInterval*> stages) {
+    json lines = json::array();
+    for (const auto& t : rec.transactions()) {
+        bool overlaps = false;
+        for (const StepInterval* s : stages)
+            overlaps = overlaps || (s && t.end > s->start && t.start < s->end);
+        if (overlaps)
+            lines.push_back({{"t_ns", ns(t.start) - ns(t0)}, {"dur_ns", ns(t.end - t.start)},
+                             {"what", transaction_text(t, rec.bus())}});
+    }
+    return lines;
+}
+
+// One frame's chain: the middle frame from its arrival to the refill after its cleaning, and
+// the bus transactions of its data write and write-back.
+json chain(const Recording& rec, const std::vector<StepInterval>& steps, const FrameEnds& ends) {
+    const RecordedPort& who = *rec.receive_port();
+    const std::string rx = who.rx_module();
     const std::int64_t frame = ends[ends.size() / 2].second;
     auto find = [&](const std::string& module, TraceStep step, std::int64_t packet,
                     Picos not_before) -> const StepInterval* {
@@ -272,17 +273,17 @@ json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
                 return &s;
         return nullptr;
     };
-    json chain = json::array();
+    json stages = json::array();
     Picos t0 = 0;
     auto stage = [&](const std::string& what, const StepInterval* s) {
         if (!s) return;
-        if (chain.empty()) t0 = s->start;
+        if (stages.empty()) t0 = s->start;
         // A step that began before the window shows from the window's start.
         bool cut = s->start == rec.window().from && !s->instant;
-        chain.push_back({{"stage", cut ? what + " (began before the window)" : what},
-                         {"t_ns", ns(s->start) - ns(t0)}, {"dur_ns", ns(s->end - s->start)}});
+        stages.push_back({{"stage", cut ? what + " (began before the window)" : what},
+                          {"t_ns", ns(s->start) - ns(t0)}, {"dur_ns", ns(s->end - s->start)}});
     };
-    const StepInterval* arrival = find(who->wire, TraceStep::RxWire, frame, 0);
+    const StepInterval* arrival = find(who.wire, TraceStep::RxWire, frame, 0);
     stage("wire arrival (gap, preamble, frame, FCS)", arrival);
     const StepInterval* held = find(rx, TraceStep::RxFifo, frame, 0);
     stage("receive FIFO (last byte in to the data write's issue)", held);
@@ -293,50 +294,43 @@ json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
     const StepInterval* irq = nullptr;
     if (wb)
         for (const auto& s : steps)
-            if (s.step == TraceStep::Interrupt && s.module.rfind(who->port_module(), 0) == 0 &&
+            if (s.step == TraceStep::Interrupt && s.module.rfind(who.port_module(), 0) == 0 &&
                 s.start >= wb->end) { irq = &s; break; }
     stage("next interrupt (INTA#, after RDTR/ITR moderation)", irq);
-    const StepInterval* cleaned = find(who->cpu, TraceStep::RxFrameCleaned, frame, 0);
+    const StepInterval* cleaned = find(who.cpu, TraceStep::RxFrameCleaned, frame, 0);
     if (cleaned) {
         const StepInterval* poll = nullptr;
         for (const auto& s : steps)
-            if (s.module == who->cpu && s.step == TraceStep::RxClean && s.start <= cleaned->start &&
+            if (s.module == who.cpu && s.step == TraceStep::RxClean && s.start <= cleaned->start &&
                 s.end >= cleaned->start) { poll = &s; break; }
         stage("poll: clean_rx_irq", poll);
         stage("driver takes the frame", cleaned);
         stage("refill and RDT write (alloc_rx_buffers)",
-              find(who->cpu, TraceStep::RxRefill, -1, cleaned->start));
+              find(who.cpu, TraceStep::RxRefill, -1, cleaned->start));
     }
-    json bus_lines = json::array();
-    for (const auto& t : rec.transactions()) {
-        bool in_data = data && t.end > data->start && t.start < data->end;
-        bool in_wb = wb && t.end > wb->start && t.start < wb->end;
-        if (in_data || in_wb)
-            bus_lines.push_back({{"t_ns", ns(t.start) - ns(t0)}, {"dur_ns", ns(t.end - t.start)},
-                                 {"what", transaction_text(t, bus)}});
-    }
+    return {{"frame", frame}, {"stages", stages}, {"bus", bus_lines(rec, t0, {data, wb})}};
+}
 
-    json run_missed = setup.run_rx.is_object() ? setup.run_rx : json();
-    return {
-        {"bus", {{"kind", bus.kind == BusKind::Pci ? "pci" : "pcix"}, {"width_bits", bus.width_bits},
-                 {"clock_mhz", bus.clock_mhz}, {"bytes_per_s", B}, {"byte_time_ns", 1e9 / B}}},
-        {"frame_bytes", frame_bytes},
-        {"window", {{"analysed_from_us", ns(a) / 1000}, {"analysed_to_us", ns(b) / 1000},
-                    {"frames", ends.size() - 1}, {"port", rx}}},
-        {"period_ns", period},
-        {"measured_period_ns", setup.measured_pps > 0 ? 1e9 / setup.measured_pps : 0},
-        {"frames_arrived", arrived},
-        {"missed", {{"fifo_full", missed_fifo}, {"no_descriptor", missed_descriptor}}},
-        {"run_rx", run_missed},
-        {"limiter", limiter},
-        {"limiter_name", limiter_name},
-        {"next_bottleneck", resources[1].busy ? resources[1].key : "none"},
-        {"next_bottleneck_name", resources[1].busy ? resources[1].name : "none (nothing else is busy)"},
-        {"resources", res},
-        {"dma", dma},
-        {"parts", parts_of},
-        {"chain", {{"frame", frame}, {"stages", chain}, {"bus", bus_lines}}},
-    };
+}  // namespace
+
+json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
+    const RecordedPort* who = rec.receive_port();
+    if (!who) throw std::runtime_error("no port receives on the recorded bus segment");
+    const std::vector<StepInterval> steps = step_intervals(rec);
+    const DeliveredFrames frames = delivered_frames(rec, steps, who->rx_module());
+    const AnalysedSpan span(frames.ends, rec.bus());
+    const WindowAnalysis w =
+        analyse_window(rec, span, receive_direction(rec, steps, frames, span), setup.measured_pps);
+
+    json out = w.report;
+    out["frame_bytes"] = frames.mean_bytes;
+    out["window"] = {{"analysed_from_us", ns(span.a) / 1000}, {"analysed_to_us", ns(span.b) / 1000},
+                     {"frames", frames.ends.size() - 1}, {"port", who->rx_module()}};
+    add_arrivals(out, rec, steps, span);
+    out["run_rx"] = setup.run_rx.is_object() ? setup.run_rx : json();
+    out["dma"] = dma_costs(steps, who->rx_module(), w.engine, span);
+    out["chain"] = chain(rec, steps, frames.ends);
+    return out;
 }
 
 std::string explain_receive_text(const json& x) {
