@@ -89,12 +89,7 @@ const std::vector<BadInput> kBadInputs = {
 };
 
 std::vector<std::string> problems_of(const BadInput& bad) {
-    try {
-        Scenario::from_json(json::parse(bad.scenario), "test", bad.sets);
-    } catch (const ScenarioError& e) {
-        return e.problems();
-    }
-    return {};
+    return json_problems(bad.scenario, bad.sets);
 }
 
 std::string write_temp(const std::string& text) {

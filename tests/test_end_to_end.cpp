@@ -9,23 +9,16 @@
 
 #include "run/scenario.h"
 #include "run/simulation.h"
+#include "simulated_runs.h"
 #include "test_support.h"
 
 using namespace pcisim;
 using nlohmann::json;
 using pcisim::test::scenario_path;
+using pcisim::test::simulate_fixed;
 using pcisim::test::slurp;
 
 namespace {
-
-// Runs exactly `us` of simulated time after exactly `warmup_us`, as one measurement window.
-json run(const std::string& name, std::vector<std::string> sets, double us = 2000,
-         double warmup_us = 300) {
-    for (auto& o : test::fixed_window(us, warmup_us)) sets.push_back(o);
-    Scenario s = Scenario::load(scenario_path(name), sets);
-    Simulation sim(s);
-    return sim.run();
-}
 
 double wire_pps(double size) { return 125e6 / (size + 24); }
 
@@ -34,7 +27,7 @@ double wire_pps(double size) { return 125e6 / (size + 24); }
 TEST_CASE("every packet pktgen queues leaves the wire once, in order, and the counters agree") {
     // 3000 fresh skbs (clone_skb 0: each carries its own sequence number, checked in order
     // at the MAC; a packet out of order or twice stops the run with an exception).
-    json r = run("phi-32-66-82541", {"pktgen.count=3000"}, 20000, 0);
+    json r = simulate_fixed("phi-32-66-82541", {"pktgen.count=3000"}, 20000, 0);
     const json& cpu = r["cpus"][0];
     CHECK(cpu["packets_queued"] == 3000);
     CHECK(r["nic"]["tx_frames"] == 3000);
@@ -47,18 +40,18 @@ TEST_CASE("every packet pktgen queues leaves the wire once, in order, and the co
 }
 
 TEST_CASE("a preloaded FIFO drains at exactly the wire rate") {
-    json r = run("preloaded-fifo", {}, 100, 20);
+    json r = simulate_fixed("preloaded-fifo", {}, 100, 20);
     CHECK(r["tx_pps"].get<double>() == Approx(wire_pps(60)).epsilon(0.001));
 }
 
 TEST_CASE("1500-byte packets reach wire speed on PCI 64/66") {
-    json a = run("athlon-64-66-82546gb", {"packet.size=1500"});
+    json a = simulate_fixed("athlon-64-66-82546gb", {"packet.size=1500"});
     CHECK(a["tx_pps"].get<double>() == Approx(wire_pps(1500)).epsilon(0.002));
     CHECK(a["tx_pps"].get<double>() <= wire_pps(1500) * 1.0001);
 }
 
 TEST_CASE("1500-byte packets reach wire speed on PCI-X 64/133") {
-    json b = run("xeon-pcix-133", {"packet.size=1500"});
+    json b = simulate_fixed("xeon-pcix-133", {"packet.size=1500"});
     CHECK(b["tx_pps"].get<double>() == Approx(wire_pps(1500)).epsilon(0.002));
     CHECK(b["tx_pps"].get<double>() <= wire_pps(1500) * 1.0001);
 }
@@ -85,24 +78,25 @@ TEST_CASE("the 82544 PCI-X workaround adds a descriptor exactly when a buffer en
     // The frame starts 2 bytes into a 64-byte-aligned head, so its last byte is at
     // head + size + 1: bit 2 of (size + 1) clear means the buffer is shortened by 4 bytes and
     // a second descriptor carries them.  60 -> 61 (bit 2 set): one descriptor.
-    json r = run("xeon-pcix-133", {"nic.model=82544", "pktgen.count=500"}, 3000, 0);
+    json r = simulate_fixed("xeon-pcix-133", {"nic.model=82544", "pktgen.count=500"}, 3000, 0);
     CHECK(r["cpus"][0]["descriptors_queued"] == 500);
 }
 
 TEST_CASE("the 82544 PCI-X workaround splits a 64-byte frame (last byte in an even dword)") {
     // 64 -> 65 (bit 2 clear): two descriptors per packet.
-    json r = run("xeon-pcix-133", {"nic.model=82544", "pktgen.count=500", "packet.size=64"}, 3000, 0);
+    json r = simulate_fixed("xeon-pcix-133", {"nic.model=82544", "pktgen.count=500", "packet.size=64"},
+                            3000, 0);
     CHECK(r["cpus"][0]["descriptors_queued"] == 1000);
     CHECK(r["nic"]["tx_frames"] == 500);
 }
 
 TEST_CASE("the 82544 on conventional PCI needs no workaround") {
-    json r = run("p4-865-32-33-82544", {"pktgen.count=300", "packet.size=64"}, 3000, 0);
+    json r = simulate_fixed("p4-865-32-33-82544", {"pktgen.count=300", "packet.size=64"}, 3000, 0);
     CHECK(r["cpus"][0]["descriptors_queued"] == 300);
 }
 
 TEST_CASE("notxints gives no write-backs and no TX interrupts, and still sends") {
-    json r = run("phi-64-100-82546", {"driver.notxints=true", "driver.ring_size=4096"}, 4000);
+    json r = simulate_fixed("phi-64-100-82546", {"driver.notxints=true", "driver.ring_size=4096"}, 4000);
     CHECK(r["nic"]["writebacks"] == 0);
     CHECK(r["nic"]["interrupts"] == 0);
     CHECK(r["cpus"][0]["interrupts"] == 0);
@@ -110,14 +104,14 @@ TEST_CASE("notxints gives no write-backs and no TX interrupts, and still sends")
 }
 
 TEST_CASE("the stock driver writes TDT once per packet") {
-    json one = run("phi-32-66-82541", {"pktgen.count=4000"}, 20000, 0);
+    json one = simulate_fixed("phi-32-66-82541", {"pktgen.count=4000"}, 20000, 0);
     double per_packet = one["cpus"][0]["tdt_writes"].get<double>() /
                         one["cpus"][0]["packets_queued"].get<double>();
     CHECK(per_packet == Approx(1.0).margin(0.01));
 }
 
 TEST_CASE("tdt_batching 4 writes TDT about once per 4 packets") {
-    json r = run("phi-32-66-82541", {"pktgen.count=4000", "driver.tdt_batch=4"}, 20000, 0);
+    json r = simulate_fixed("phi-32-66-82541", {"pktgen.count=4000", "driver.tdt_batch=4"}, 20000, 0);
     double per_packet = r["cpus"][0]["tdt_writes"].get<double>() /
                         r["cpus"][0]["packets_queued"].get<double>();
     // Every 4th packet, plus a write whenever the queue stops with packets not yet announced.

@@ -57,10 +57,7 @@ json explain_receive_window(const std::string& name, std::vector<std::string> se
 
 // `pcisim explain ARGS --json FILE` through the command line: its JSON.
 json explain_command_json(const std::string& args) {
-    pcisim::test::TempDir dir;
-    const std::string out = dir / "explain.json";
-    REQUIRE(pcisim::test::run_pcisim("explain " + args + " --json " + out).exit_code == 0);
-    return json::parse(pcisim::test::slurp(out));
+    return pcisim::test::pcisim_json("explain " + args);
 }
 
 double part_ns(const json& parts, const std::string& step, const std::string& mechanism) {

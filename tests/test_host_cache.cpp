@@ -16,6 +16,7 @@
 #include "tools/explain/critical_path.h"
 #include "tools/explain/host_data.h"
 #include "bus_test_parts.h"
+#include "simulated_runs.h"
 #include "test_support.h"
 
 using namespace pcisim;
@@ -41,13 +42,6 @@ struct OneCpuCache {
         return static_cast<unsigned>(caches.counters(0).misses - before);
     }
 };
-
-json run(const std::string& name, std::vector<std::string> sets, double us = 2000) {
-    for (auto& o : test::fixed_window(us, 300)) sets.push_back(o);
-    Scenario s = Scenario::load(test::scenario_path(name), sets);
-    Simulation sim(s);
-    return sim.run();
-}
 
 }  // namespace
 
@@ -221,14 +215,14 @@ TEST_CASE("cpu.cache.kib must give a power-of-two number of sets") {
 }
 
 TEST_CASE("clone_skb sends one buffer: its line is clean after the first read, no snoop hits") {
-    json r = run("athlon-64-66-82546gb", {"cpu.cache.kib=256"});
+    json r = test::simulate_fixed("athlon-64-66-82546gb", {"cpu.cache.kib=256"});
     // Only the descriptor fetches (lines the driver just wrote) hit in the cache.
     CHECK(r["snoop_hits_per_packet"].get<double>() < 0.3);
     CHECK(r["cpus"][0]["slab_batches"].get<double>() == 0);
 }
 
 TEST_CASE("fresh skbs: every packet's data read hits the header line pktgen just wrote") {
-    json r = run("athlon-64-66-82546gb", {"cpu.cache.kib=256", "pktgen.clone_skb=0"});
+    json r = test::simulate_fixed("athlon-64-66-82546gb", {"cpu.cache.kib=256", "pktgen.clone_skb=0"});
     CHECK(r["snoop_hits_per_packet"].get<double>() >= 1.0);
     // The stock driver frees about a hundred skbs per interrupt: the arrays overflow and
     // refill in batches, far fewer than one per packet.
@@ -241,7 +235,7 @@ TEST_CASE("a fresh skb's read finds only the headers' line modified, not the pay
     // 200 bytes at offset 2 span four lines; the 2004 pktgen writes bytes 0-57 and leaves the
     // rest of the payload as the slab had it, so one line per packet is modified (plus the
     // descriptor lines the driver wrote, about a quarter per packet).
-    json r = run("athlon-64-66-82546gb",
+    json r = test::simulate_fixed("athlon-64-66-82546gb",
                  {"cpu.cache.kib=256", "pktgen.clone_skb=0", "packet.size=200"});
     CHECK(r["snoop_hits_per_packet"].get<double>() >= 1.0);
     CHECK(r["snoop_hits_per_packet"].get<double>() < 1.5);
@@ -250,7 +244,7 @@ TEST_CASE("a fresh skb's read finds only the headers' line modified, not the pay
 TEST_CASE("a notxints ring larger than the cache makes cleanup miss") {
     // 4096 packets in flight, cleaned once a millisecond, through a 64 KiB cache: descriptors,
     // ring state and skbs have left the cache when the cleanup comes to them.
-    json big = run("athlon-64-66-82546gb",
+    json big = test::simulate_fixed("athlon-64-66-82546gb",
                    {"cpu.cache.kib=64", "driver.notxints=true", "driver.ring_size=4096",
                     "pktgen.clone_skb=0"}, 20000);
     CHECK(big["cache_misses_per_packet"].get<double>() > 4);
@@ -259,7 +253,7 @@ TEST_CASE("a notxints ring larger than the cache makes cleanup miss") {
 TEST_CASE("a ring that fits the cache leaves only the fresh skbs' lines to miss") {
     // The cleanup timer lets out 253 packets a millisecond in bursts: 20 ms of them measure the
     // rate they sustain (5 ms did not).
-    json small = run("athlon-64-66-82546gb",
+    json small = test::simulate_fixed("athlon-64-66-82546gb",
                      {"cpu.cache.kib=1024", "driver.notxints=true", "driver.ring_size=256",
                       "pktgen.clone_skb=1000000"}, 20000);
     CHECK(small["cache_misses_per_packet"].get<double>() < 0.5);

@@ -29,12 +29,9 @@ HostConfig committing_host(double commit_ns, double jitter_ns = 0, std::uint64_t
 
 // tx_pps of a scenario run with fixed window and overrides.
 double tx_pps(const std::string& scenario, const std::string& sets) {
-    TempDir dir;
-    std::string out = dir / "r.json";
-    std::string args = "run " + scenario_path(scenario) + " " + sets + " --json " + out;
+    std::string args = "run " + scenario_path(scenario) + " " + sets;
     for (const auto& o : fixed_window(2000, 500)) args += " --set " + o;
-    REQUIRE(run_pcisim(args).exit_code == 0);
-    return nlohmann::json::parse(slurp(out))["tx_pps"].get<double>();
+    return pcisim_json(args)["tx_pps"].get<double>();
 }
 }  // namespace
 

@@ -15,16 +15,6 @@ using namespace pcisim::test;
 using nlohmann::json;
 
 namespace {
-std::vector<std::string> problems_of(const std::string& text,
-                                     const std::vector<std::string>& sets = {}) {
-    try {
-        Scenario::from_json(json::parse(text), "test", sets);
-    } catch (const ScenarioError& e) {
-        return e.problems();
-    }
-    return {};
-}
-
 bool any_contains(const std::vector<std::string>& v, const std::string& part) {
     for (const auto& s : v)
         if (s.find(part) != std::string::npos) return true;
@@ -55,35 +45,35 @@ TEST_CASE("malformed JSON names the line and column") {
 }
 
 TEST_CASE("an unknown key is rejected with the nearest valid key") {
-    auto p = problems_of(R"({"bus": {"clock_mhzz": 66}})");
+    auto p = json_problems(R"({"bus": {"clock_mhzz": 66}})");
     REQUIRE(p.size() == 1);
     CHECK(p[0] == "bus.clock_mhzz: unknown key; did you mean \"bus.clock_mhz\"?");
 }
 
 TEST_CASE("an unknown key far from every valid key gets no suggestion") {
     // "ring_size" belongs under driver; the nearest top-level path ("name") is no likely typo.
-    auto p = problems_of(R"({"ring_size": 256})");
+    auto p = json_problems(R"({"ring_size": 256})");
     REQUIRE(p.size() == 1);
     CHECK(p[0] == "ring_size: unknown key; expected one of the keys 'pcisim schema' lists");
     // Within the distance a typo makes, the suggestion stays.
-    auto typo = problems_of(R"({"bus": {"clock_mz": 66}})");
+    auto typo = json_problems(R"({"bus": {"clock_mz": 66}})");
     REQUIRE(typo.size() == 1);
     CHECK(typo[0] == "bus.clock_mz: unknown key; did you mean \"bus.clock_mhz\"?");
 }
 
 TEST_CASE("wrong types and ranges name the path, the value and the expectation") {
-    auto p = problems_of(R"({"bus": {"width_bits": 48, "latency_timer_clocks": "64"}})");
+    auto p = json_problems(R"({"bus": {"width_bits": 48, "latency_timer_clocks": "64"}})");
     CHECK(any_contains(p, "bus.width_bits: 48 is not allowed; expected one of 32 64"));
     CHECK(any_contains(p, "bus.latency_timer_clocks: \"64\" is not a number"));
     CHECK(p.size() == 2);  // every problem, not only the first
 }
 
 TEST_CASE("conventional PCI at 100 MHz is an inconsistent combination") {
-    auto p = problems_of(R"({"bus": {"kind": "pci", "clock_mhz": 100}})");
+    auto p = json_problems(R"({"bus": {"kind": "pci", "clock_mhz": 100}})");
     REQUIRE(p.size() == 1);
     CHECK(p[0].find("bus.clock_mhz: 100") == 0);
     CHECK(p[0].find("33 or 66") != std::string::npos);
-    CHECK(problems_of(R"({"bus": {"kind": "pcix", "clock_mhz": 100}, "nic": {"model": "82544"}})")
+    CHECK(json_problems(R"({"bus": {"kind": "pcix", "clock_mhz": 100}, "nic": {"model": "82544"}})")
               .empty());
 }
 
@@ -94,7 +84,7 @@ TEST_CASE("set overrides any key by its dotted path, list items included") {
     CHECK(s.number("bus.clock_mhz") == 66);
     CHECK(s.number("bridges.0.upstream_latency_ns") == 250);
     CHECK(s.text("bridges.0.name") == "other");
-    auto p = problems_of("{}", {"bus.clok_mhz=66"});
+    auto p = json_problems("{}", {"bus.clok_mhz=66"});
     REQUIRE(p.size() == 1);
     CHECK(p[0].find("did you mean \"bus.clock_mhz\"") != std::string::npos);
 }

@@ -21,14 +21,9 @@ json run(std::vector<std::string> sets) {
     // timer's tick) until the frames spread over it, as a rate needs (docs/robustness.md).
     for (auto& o : test::fixed_window(2000, 500)) sets.push_back(o);
     sets.push_back("simulation.max_window_us=40000");
-    test::TempDir dir;
-    std::string args = "run " + test::scenario_path("opteron-1.6-pcix-133") + " --json " +
-                       (dir / "r.json");
+    std::string args = "run " + test::scenario_path("opteron-1.6-pcix-133");
     for (const auto& s : sets) args += " --set " + s;
-    const auto outcome = test::run_pcisim(args);
-    INFO(outcome.err);
-    REQUIRE(outcome.exit_code == 0);
-    return json::parse(test::slurp(dir / "r.json"));
+    return test::pcisim_json(args);
 }
 
 const std::vector<std::string> kNotxints = {"driver.notxints=true", "driver.ring_size=2048"};

@@ -118,4 +118,41 @@ inline std::vector<std::string> fixed_window(double window_us, double warmup_us)
             "simulation.max_window_us=" + std::to_string(window_us)};
 }
 
+// The problems loading the scenario JSON `text` with `sets` reports (its relative paths from
+// `dir`), one per line; empty when it loads.
+inline std::vector<std::string> json_problems(const std::string& text,
+                                              const std::vector<std::string>& sets = {},
+                                              const std::string& dir = "test") {
+    try {
+        Scenario::from_json(nlohmann::json::parse(text), dir, sets);
+    } catch (const ScenarioError& e) {
+        return e.problems();
+    }
+    return {};
+}
+
+// `pcisim ARGS --json FILE`: its exit code, its standard error and, when it succeeded, the JSON
+// it wrote (else null).
+struct JsonOutcome {
+    int exit_code;
+    std::string err;
+    nlohmann::json json;
+};
+inline JsonOutcome run_pcisim_json(const std::string& args) {
+    TempDir dir;
+    const std::string out = dir / "out.json";
+    CommandOutcome c = run_pcisim(args + " --json " + out);
+    JsonOutcome o{c.exit_code, c.err, nullptr};
+    if (o.exit_code == 0) o.json = nlohmann::json::parse(slurp(out));
+    return o;
+}
+
+// The same for a command that must succeed: its JSON (its standard error in a failed REQUIRE).
+inline nlohmann::json pcisim_json(const std::string& args) {
+    JsonOutcome o = run_pcisim_json(args);
+    INFO(o.err);
+    REQUIRE(o.exit_code == 0);
+    return o.json;
+}
+
 }  // namespace pcisim::test

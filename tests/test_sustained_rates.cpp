@@ -28,12 +28,6 @@ FrameCheck frames_at(unsigned frames, double first_us, double interval_us) {
     return f;
 }
 
-json run_json(const std::string& args, CommandOutcome& o) {
-    TempDir dir;
-    o = run_pcisim(args + " --json " + (dir / "r.json"));
-    return json::parse(slurp(dir / "r.json"), nullptr, false);
-}
-
 }  // namespace
 
 TEST_CASE("frames spread over the window are sustained, a burst is not", "[rates]") {
@@ -97,12 +91,8 @@ TEST_CASE("receive checks itself: a ring run dry is the watchdog's, with its cau
 TEST_CASE("a receiving port's rate is never above what the wire offered", "[rates][rx]") {
     // 1514-byte frames at the line rate of 10 Mb/s: 813 pps.  A 2 ms window held 2 frames and
     // printed 1000 pps delivered of 813 offered.
-    CommandOutcome o;
-    json r = run_json("run " + scenario_path("xeon-pcix-133-rx") +
-                          " --set nic.link_mbps=10 --set wire_source.size=1514",
-                      o);
-    INFO(o.err);
-    REQUIRE(o.exit_code == 0);
+    json r = pcisim_json("run " + scenario_path("xeon-pcix-133-rx") +
+                         " --set nic.link_mbps=10 --set wire_source.size=1514");
     const json& rx = r["rx"];
     CHECK(rx["rx_pps"].get<double>() <= rx["offered_pps"].get<double>());
     CHECK(rx["frames_delivered"].get<double>() >= 10);
@@ -112,13 +102,9 @@ TEST_CASE("a receive FIFO still filling is no steady state", "[rates][rx]") {
     // Four ports at the line rate through the quad card: the NICs fall behind, their FIFOs
     // fill.  The 2 ms window after the warm-up printed 5514500 pps delivered, 0 missed, with
     // 875 of its arrivals still in the NICs.
-    CommandOutcome o;
-    json r = run_json("run " + scenario_path("xeon-pcix-133-quad-2cpu") +
-                          " --set wire_source.enabled=true --set wire_source.ports=2"
-                          " --set wire_source.receive_only=true",
-                      o);
-    INFO(o.err);
-    REQUIRE(o.exit_code == 0);
+    json r = pcisim_json("run " + scenario_path("xeon-pcix-133-quad-2cpu") +
+                         " --set wire_source.enabled=true --set wire_source.ports=2"
+                         " --set wire_source.receive_only=true");
     const json& rx = r["rx"];
     const double arrived = rx["frames_arrived"], delivered = rx["frames_delivered"],
                  missed = rx["missed_frames"];
@@ -132,9 +118,7 @@ TEST_CASE("no CPU share of the window is above 1, nor the TCP sender's CPU above
     // or a register read that began before the window counted whole.
     for (const char* name : {"hp-ia64-netperf-tso", "opteron-2.0-nforce", "hp-ia64-ftp"}) {
         INFO(name);
-        CommandOutcome o;
-        json r = run_json("run " + scenario_path(name), o);
-        REQUIRE(o.exit_code == 0);
+        json r = pcisim_json("run " + scenario_path(name));
         for (const json& cpu : r["cpus"]) {
             const double sum = cpu["busy_fraction"].get<double>() +
                                cpu["mmio_stall_fraction"].get<double>() +

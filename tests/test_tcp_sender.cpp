@@ -15,6 +15,7 @@
 #include "run/simulation.h"
 #include "software/tcp_frame.h"
 #include "software/tcp_receiver.h"
+#include "simulated_runs.h"
 #include "test_support.h"
 
 using namespace pcisim;
@@ -26,9 +27,7 @@ json run(std::vector<std::string> sets, double us = 3000, double max_us = 0) {
     for (auto& o : test::fixed_window(us, 1000)) sets.push_back(o);
     // A window that may grow (max_us): until the measured rates are the sustained ones.
     if (max_us > 0) sets.push_back("simulation.max_window_us=" + std::to_string(max_us));
-    Scenario s = Scenario::load(test::scenario_path("hp-ia64-netperf"), sets);
-    Simulation sim(s);
-    return sim.run();
+    return test::simulate("hp-ia64-netperf", sets);
 }
 
 struct Line : InterruptSink {

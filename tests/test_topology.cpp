@@ -19,26 +19,16 @@ using nlohmann::json;
 
 namespace {
 
+// Where a scenario given as JSON finds the platforms it names.
+const std::string kScenarios = std::string(PCISIM_SOURCE_DIR) + "/scenarios";
+
 // Runs `scenario` (JSON text, written beside the others' platforms are found from scenarios/)
 // with `sets`; the results, or the run's stderr in a failed REQUIRE.
 json run_scenario(const json& scenario, const std::string& sets = "") {
     TempDir dir;
-    std::string file = dir / "scenario.json", out = dir / "results.json";
+    std::string file = dir / "scenario.json";
     std::ofstream(file) << scenario.dump(2);
-    CommandOutcome c = run_pcisim("run " + file + " " + sets + " --json " + out);
-    INFO(c.err);
-    REQUIRE(c.exit_code == 0);
-    return json::parse(slurp(out));
-}
-
-std::vector<std::string> problems_of(const json& scenario,
-                                     const std::vector<std::string>& sets = {}) {
-    try {
-        Scenario::from_json(scenario, std::string(PCISIM_SOURCE_DIR) + "/scenarios", sets);
-    } catch (const ScenarioError& e) {
-        return e.problems();
-    }
-    return {};
+    return pcisim_json("run " + file + " " + sets);
 }
 
 // A card bridge with a segment like phi's own (PCI-X 64/100, the P64H2's face settings).
@@ -233,7 +223,7 @@ TEST_CASE("bad topology input names the key, the value and what was expected", "
         INFO(b.starts);
         json doc = base;
         if (!b.cards.is_null()) doc["card_bridges"] = b.cards;
-        std::vector<std::string> p = problems_of(doc, b.sets);
+        std::vector<std::string> p = json_problems(doc.dump(), b.sets, kScenarios);
         REQUIRE(p.size() == b.problems);
         INFO(p[0]);
         CHECK(p[0].rfind(b.starts, 0) == 0);
@@ -242,7 +232,7 @@ TEST_CASE("bad topology input names the key, the value and what was expected", "
     json many = base;
     many["nics"] = json::array();
     for (int i = 0; i < 17; ++i) many["nics"].push_back(json::object());
-    auto p = problems_of(many);
+    auto p = json_problems(many.dump(), {}, kScenarios);
     REQUIRE_FALSE(p.empty());
     CHECK(p[0].rfind("nics: 17 NICs; expected at most 16", 0) == 0);
 }
