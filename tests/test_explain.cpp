@@ -2,7 +2,7 @@
 // limiter named is the one the scenario makes busiest.
 #include <catch2/catch.hpp>
 
-#include "e1000/wire_source.h"
+#include "tools/cli/explain_setup.h"
 #include "tools/explain/critical_path.h"
 #include "tools/explain/receive_path.h"
 #include "run/recording.h"
@@ -24,12 +24,7 @@ json explain_window(const std::string& name, std::vector<std::string> sets, doub
     Recording rec({static_cast<Picos>(from_us * kPicosPerUs), static_cast<Picos>(to_us * kPicosPerUs)});
     sim.attach_recorder(rec);
     json results = sim.run();
-    ExplainSetup setup;
-    setup.packet_size = static_cast<double>(s.integer("packet.size"));
-    for (const auto& port : results["ports"])  // the port the recording followed
-        if (port["nic"] == rec.port().nic && port["port"] == rec.port().port)
-            setup.measured_pps = port["tx_pps"].get<double>();
-    return explain(rec, setup);
+    return explain(rec, cli::transmit_setup(s, rec, results));
 }
 
 // The receive side of the same: the recording's receiving port against its rx_pps; `results`
@@ -42,17 +37,8 @@ json explain_receive_window(const std::string& name, std::vector<std::string> se
     sim.attach_recorder(rec);
     results = sim.run();
     REQUIRE(rec.receive_port());
-    ReceiveSetup setup;
-    setup.run_rx = results["rx"];
-    const WireSourceConfig wire = WireSourceConfig::from(s);
-    unsigned k = 0;  // rx_pps_by_port: the receiving ports in the order of `ports`
-    for (const auto& port : results["ports"]) {
-        if (!wire.receives(port["port"].get<unsigned>())) continue;
-        if (port["nic"] == rec.receive_port()->nic && port["port"] == rec.receive_port()->port)
-            setup.measured_pps = results["rx"]["rx_pps_by_port"][k].get<double>();
-        ++k;
-    }
-    return explain_receive(rec, setup);
+    REQUIRE(results.contains("rx"));
+    return explain_receive(rec, cli::receive_setup(s, rec, results));
 }
 
 // `pcisim explain ARGS --json FILE` through the command line: its JSON.

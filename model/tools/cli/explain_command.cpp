@@ -5,6 +5,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/explain_setup.h"
 #include "tools/cli/provenance.h"
 #include "tools/cli/recording_options.h"
 #include "tools/cli/scenario_source.h"
@@ -18,8 +19,6 @@
 #include "tools/explain/receive_path.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
-#include "e1000/wire_source.h"
-#include "software/pktgen.h"
 
 namespace po = boost::program_options;
 
@@ -34,13 +33,7 @@ constexpr double kTcpWindowUs = 10000;
 // The transmit side: the followed port's frames, their mean size as s (pktgen: packet.size; a
 // TCP stream: the segments on the wire, not the skbs the stack hands down).
 nlohmann::json explain_transmit(const Scenario& s, const Recording& rec, const nlohmann::json& results) {
-    ExplainSetup setup;
-    setup.packet_size = static_cast<double>(PktgenOptions::from(s).size);
-    setup.wire_frames = s.text("workload.kind") == "tcp_stream";
-    // The recording follows the first transmitting port (Recording::port()): its rate.
-    for (const auto& port : results["ports"])
-        if (port["nic"] == rec.port().nic && port["port"] == rec.port().port)
-            setup.measured_pps = port["tx_pps"].get<double>();
+    const ExplainSetup setup = transmit_setup(s, rec, results);
     nlohmann::json x = pcisim::explain(rec, setup);
     nlohmann::json host_data = host_data_costs(s, results);
     if (!host_data.is_null()) x["host_data"] = host_data;
@@ -72,26 +65,6 @@ nlohmann::json explain_transmit(const Scenario& s, const Recording& rec, const n
     return x;
 }
 
-// The receive side: the first receiving port on the recorded segment, against its rx_pps.
-nlohmann::json explain_receive_side(const Scenario& s, const Recording& rec,
-                                    const nlohmann::json& results) {
-    ReceiveSetup setup;
-    const RecordedPort* rx = rec.receive_port();
-    if (!rx) throw std::runtime_error("no port receives on the bus segment explain records");
-    if (results.contains("rx")) {
-        setup.run_rx = results["rx"];
-        // rx_pps_by_port lists the receiving ports in the order of `ports`.
-        const WireSourceConfig wire = WireSourceConfig::from(s);
-        unsigned k = 0;
-        for (const auto& port : results["ports"]) {
-            if (!wire.receives(port["port"].get<unsigned>())) continue;
-            if (port["nic"] == rx->nic && port["port"] == rx->port)
-                setup.measured_pps = results["rx"]["rx_pps_by_port"][k].get<double>();
-            ++k;
-        }
-    }
-    return explain_receive(rec, setup);
-}
 }
 
 int explain(const Args& args) {
@@ -205,7 +178,7 @@ int explain(const Args& args) {
         } else {
             x = {{"direction", "rx"}};
         }
-        if (explain_rx) x["receive"] = explain_receive_side(*s, *rec, results);
+        if (explain_rx) x["receive"] = explain_receive(*rec, receive_setup(*s, *rec, results));
         x["scenario"] = s->text("name");
         x["resolved_scenario"] = s->resolved();
         x["provenance"] = provenance();
