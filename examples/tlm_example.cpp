@@ -143,7 +143,7 @@ int sc_main(int argc, char* argv[]) {
         const std::uint32_t size = config.platform.pktgen.size;
         // A deadlocked ring, a window too short or bursts: no rate to print (pcisim run's rules,
         // run/sustained_rate.h).
-        const bool done = config.platform.pktgen.count && platform.software().pktgen->sent() >= config.platform.pktgen.count;
+        const bool done = config.platform.pktgen.count && platform.software().workload->frames_queued() >= config.platform.pktgen.count;
         if (frames < kMinFrames) {
             std::ostringstream why;
             why << "only " << frames << " frames left in the " << o.time_us << " us after "
@@ -161,7 +161,7 @@ int sc_main(int argc, char* argv[]) {
                   << " timing";
         if (o.timing == "loose") std::cout << ", quantum " << o.quantum_ns << " ns";
         std::cout << ")\n"
-                  << "packets queued by pktgen: " << platform.software().pktgen->sent() << "\n"
+                  << "packets queued by pktgen: " << platform.software().workload->frames_queued() << "\n"
                   << "frames sent in " << o.time_us << " us after " << o.warmup_us
                   << " us: " << frames << "\n"
                   << "rate (first to last of them): "

@@ -18,6 +18,7 @@
 #include "e1000/e1000_device_regs.h"
 #include "e1000/e1000_regs.h"
 #include "guest_linux269.h"
+#include "nic_stats.h"
 #include "platform/host_memory.h"
 #include "tlm/e1000_tlm.h"
 #include "tlm/tlm_memory.h"
@@ -188,7 +189,7 @@ void bring_up(GuestBench& bench, const std::string& model, const E1000Params& pa
                                                 "XONRXC", "XONTXC", "XOFFRXC", "XOFFTXC", "FCRUC",
                                                 "MGTPRC", "MGTPDC", "MGTPTC", "AIT", "LEDCTL",
                                                 "WUC", "MANC", "RXCSUM"};
-    const nlohmann::json unimplemented = bench.nic.nic().stats()["unimplemented_register_accesses"];
+    const nlohmann::json unimplemented = nic_stats(bench.nic.nic())["unimplemented_register_accesses"];
     CHECK_FALSE(unimplemented.empty());
     for (const auto& u : unimplemented) {
         INFO(u.dump());

@@ -8,7 +8,6 @@
 #include <memory>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <systemc>
 
 #include "core/dma_memory.h"
@@ -16,9 +15,7 @@
 #include "e1000/e1000_config_space.h"
 #include "e1000/e1000_eeprom.h"
 #include "e1000/e1000_params.h"
-#include "e1000/e1000_stats.h"
-#include "e1000/e1000_tx_port.h"
-#include "core/metric_spec.h"
+#include "e1000/e1000_port.h"
 #include "core/pci_types.h"
 
 namespace pcisim {
@@ -32,10 +29,8 @@ public:
     unsigned ports() const { return static_cast<unsigned>(ports_.size()); }
     static constexpr std::uint64_t kBarBytes = 0x20000;  // port p's registers at bar_base + p*kBarBytes
 
-    // Counters since reset_stats(); unimplemented_register_accesses since construction.
-    nlohmann::json stats() const;
-    // What each key of stats() holds (docs/metrics-reference.md, under "nic.").
-    static std::vector<MetricSpec> stats_metrics();
+    // The counters of every part since reset_stats() (the statistics that report them are
+    // declared in e1000_statistics.h); the register block counts since construction.
     void reset_stats();
     // Each port's wire kept lazily (one event per frame fewer); then catch_up() before reading
     // stats, frames sent, the FIFOs or what the frame observer collected.
@@ -50,7 +45,7 @@ public:
     void set_frame_timeline_observer(e1000::FrameObserver fn);
 
     const e1000::E1000Params& params() const { return params_; }
-    const e1000::TxPort& port(unsigned p) const { return *ports_.at(p); }
+    const e1000::Port& port(unsigned p) const { return *ports_.at(p); }
     // A frame from the wire at port `p` (its last byte is in now); see e1000::RxPort.
     void receive_frame(unsigned p, std::uint32_t len, std::uint32_t seq) {
         ports_.at(p)->rx().frame_arrived(len, seq);
@@ -71,7 +66,10 @@ public:
     // A register as a read would return it, without the read's side effects (debug access);
     // `offset` from the BAR's base.
     std::uint32_t peek_register(std::uint64_t offset) const;
-    const e1000::RxStats& rx_stats() const { return rx_stats_; }
+    // The receive engines' counters, all ports together.
+    e1000::RxStats rx_stats() const;
+    // The bus outcome of the NIC's own DMA (its bus interface's counters).
+    const e1000::BusStats& bus_stats() const { return bus_interface_->stats(); }
     // Whether any port's receiver has been enabled (RCTL.EN) since time zero.
     bool receive_used() const;
     bool offloads_used() const;  // a port saw a context descriptor or a TSO packet
@@ -84,19 +82,15 @@ public:
     void complete(BusTransaction& t) override;
 
 private:
-    nlohmann::json unimplemented_register_accesses() const;
-    nlohmann::json rx_stats_json() const;
-    e1000::TxPort& port_at(std::uint64_t addr, std::uint32_t& offset);
+    e1000::Port& port_at(std::uint64_t addr, std::uint32_t& offset);
 
     e1000::E1000Params params_;
     std::uint64_t bar_base_;
-    e1000::TxStats stats_;
-    e1000::RxStats rx_stats_;
     e1000::FrameObserver observer_;
     std::unique_ptr<e1000::Eeprom> eeprom_;
     std::vector<std::unique_ptr<e1000::ConfigSpace>> config_;
     std::vector<std::uint32_t> io_address_;  // IOADDR of each function
-    std::vector<std::unique_ptr<e1000::TxPort>> ports_;
+    std::vector<std::unique_ptr<e1000::Port>> ports_;
     std::unique_ptr<e1000::BusInterface> bus_interface_;
 };
 

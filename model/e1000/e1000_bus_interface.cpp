@@ -4,8 +4,8 @@
 
 namespace pcisim::e1000 {
 
-BusInterface::BusInterface(BusPort& bus, int master_id, TxStats& stats, bool one_read_per_device)
-    : bus_(bus), master_(master_id), stats_(stats), one_read_per_device_(one_read_per_device) {}
+BusInterface::BusInterface(BusPort& bus, int master_id, bool one_read_per_device)
+    : bus_(bus), master_(master_id), one_read_per_device_(one_read_per_device) {}
 
 void BusInterface::add_client(DmaClient* c) {
     clients_.push_back(c);
@@ -54,7 +54,7 @@ void BusInterface::read_done(std::uint64_t tag, const DmaStats& s) {
     if (c == reads_.size()) throw std::logic_error("e1000: unexpected read completion");
     ReadSlot& slot = reads_[c];
     slot.busy = false;
-    stats_.add_bus(s);
+    stats_.add(s);
     stats_.read_latency += s.latency;
     if (slot.read.kind == ReadKind::Descriptors) stats_.descriptor_fetch += s.finished - s.issued;
     clients_[c]->read_finished(slot.read, s);
@@ -66,7 +66,7 @@ void BusInterface::write_done(std::uint64_t tag, const DmaStats& s) {
     if (it == writes_.end()) throw std::logic_error("e1000: unexpected write completion");
     PendingWrite w = it->second;
     writes_.erase(it);
-    stats_.add_bus(s);
+    stats_.add(s);
     clients_[w.client]->write_finished(w.cookie, s);
     kick();
 }

@@ -7,14 +7,13 @@
 // port's read keeps going first; descriptor write-backs are posted writes and are issued at
 // once.  Every request's DmaStats is added to the NIC's counters.  A port's receive engine
 // shares its read slot (it reads only descriptors) and posts its packet data and write-backs
-// here too, through the port's DmaClient (e1000_tx_port.h).
+// here too, through the port's DmaClient (e1000_port.h).
 #pragma once
 
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
 
-#include "e1000/e1000_stats.h"
 #include "core/pci_types.h"
 
 namespace pcisim::e1000 {
@@ -25,6 +24,26 @@ struct ReadRequest {
     ReadKind kind;
     std::uint64_t addr;
     std::uint32_t bytes;
+};
+
+// The bus outcome of the NIC's own requests (sums of their DmaStats, since the last reset).
+struct BusStats {
+    std::uint64_t transactions = 0, retries = 0, disconnects = 0, preemptions = 0;
+    Picos arbitration = 0;       // all NIC requests
+    Picos overhead = 0;
+    Picos data_phases = 0;       // all NIC requests
+    Picos read_latency = 0;      // descriptor and data reads
+    Picos descriptor_fetch = 0;  // transmit descriptor reads, issue to last byte
+
+    void add(const DmaStats& s) {
+        transactions += s.transactions;
+        retries += s.retries;
+        disconnects += s.disconnects;
+        preemptions += s.preemptions;
+        arbitration += s.arbitration;
+        overhead += s.overhead;
+        data_phases += s.data;
+    }
 };
 
 // A port's DMA engine as the bus interface sees it.
@@ -39,7 +58,7 @@ public:
 
 class BusInterface {
 public:
-    BusInterface(BusPort& bus, int master_id, TxStats& stats, bool one_read_per_device = false);
+    BusInterface(BusPort& bus, int master_id, bool one_read_per_device = false);
 
     void add_client(DmaClient* c);
     // Something changed that may let a port read (tail write, FIFO room, packet retired).
@@ -49,6 +68,8 @@ public:
     // Whether `client`'s one read is in flight (tests).
     bool reading(unsigned client) const { return reads_.at(client).busy; }
     bool reading_any() const;
+    const BusStats& stats() const { return stats_; }
+    void reset_stats() { stats_ = BusStats{}; }
 
     // From the NIC's BusMaster interface.
     void read_done(std::uint64_t tag, const DmaStats& s);
@@ -66,7 +87,7 @@ private:
     };
     BusPort& bus_;
     int master_;
-    TxStats& stats_;
+    BusStats stats_;
     bool one_read_per_device_;
     std::vector<DmaClient*> clients_;
     std::vector<ReadSlot> reads_;  // by client

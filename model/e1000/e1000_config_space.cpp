@@ -25,8 +25,9 @@ void ConfigSpace::put(unsigned offset, unsigned bytes, std::uint32_t value, std:
     }
 }
 
-ConfigSpace::ConfigSpace(const ModelIdentity& id, const ModelTraits& traits, unsigned function,
-                         Devsel devsel, unsigned mmrbc_bytes) {
+ConfigSpace::ConfigSpace(const ModelTraits& traits, unsigned function, Devsel devsel,
+                         unsigned mmrbc_bytes) {
+    const ModelIdentity& id = traits.identity;
     put(0x00, 2, kIntelVendorId);
     put(0x02, 2, id.device_id);
     // Command: I/O, memory, bus master, MWI, parity and SERR# responses, interrupt disable.

@@ -34,8 +34,8 @@ public:
     static constexpr std::uint16_t kIoEnable = 1u << 0, kMemoryEnable = 1u << 1,
                                    kBusMaster = 1u << 2, kInterruptDisable = 1u << 10;
 
-    ConfigSpace(const ModelIdentity& identity, const ModelTraits& traits, unsigned function,
-                Devsel devsel, unsigned mmrbc_bytes);
+    // `traits` is the part's row (kModels), its identity included.
+    ConfigSpace(const ModelTraits& traits, unsigned function, Devsel devsel, unsigned mmrbc_bytes);
 
     // `bytes` of 1, 2 or 4 within one dword (the caller checks): little-endian, no side effects.
     std::uint32_t read(unsigned offset, unsigned bytes) const;

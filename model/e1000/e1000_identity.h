@@ -1,15 +1,15 @@
-// What identifies each part to a guest: its PCI IDs, the capabilities and BARs of its
+// What identifies a part to a guest: its PCI IDs, the capabilities and BARs of its
 // configuration space, its PHY and the way software reaches its EEPROM.  Sources: the PCI IDs
 // of the Linux 2.6.9 driver's table (e1000_hw.h, E1000_DEV_ID_*) for the copper parts, with the
 // subsystem IDs of Intel's own adapters with that controller (the PCI ID repository: 8086:001E
 // PRO/1000 MT Desktop, 8086:1107 PRO/1000 XT Server, 8086:1011 PRO/1000 MT Dual Port Server,
 // 8086:0013 PRO/1000 MT Network Connection); the PHY IDs the driver expects of each MAC
 // (e1000_detect_gig_phy); the capability list of 8254x SDM 4.1 (PCI-X not on the 82540 and
-// 82541, MSI not on the 82541).
+// 82541, MSI not on the 82541).  Each part's row is in the table of parts (kModels,
+// e1000_params.h).
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 namespace pcisim::e1000 {
 
@@ -29,8 +29,6 @@ struct ModelIdentity {
     bool msi;                    // MSI capability (SDM 4.1.3)
     bool eeprom_grant;           // EECD.EE_REQ/EE_GNT exist (parts after the 82544)
     EerdLayout eerd;
-
-    static ModelIdentity of(const std::string& model);  // throws std::invalid_argument
 };
 
 }  // namespace pcisim::e1000

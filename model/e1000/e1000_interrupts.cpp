@@ -8,67 +8,55 @@
 namespace pcisim::e1000 {
 
 namespace {
-constexpr Picos kDelayUnit = 1024 * kPicosPerNs;  // TIDV/TADV count 1.024 us
-constexpr Picos kItrUnit = 256 * kPicosPerNs;     // ITR counts 256 ns
+constexpr Picos kItrUnit = 256 * kPicosPerNs;  // ITR counts 256 ns
 }  // namespace
 
-InterruptLogic::InterruptLogic(sc_core::sc_module_name name, InterruptSink* sink, TxStats& stats)
-    : sc_module(name), sink_(sink), stats_(stats) {
+InterruptLogic::InterruptLogic(sc_core::sc_module_name name, InterruptSink* sink)
+    : sc_module(name), sink_(sink) {
     SC_HAS_PROCESS(InterruptLogic);
     SC_METHOD(delay_expired);
-    sensitive << delay_event_;
+    sensitive << txdw_delay_.event();
     dont_initialize();
     SC_METHOD(throttle_expired);
     sensitive << throttle_event_;
     dont_initialize();
     SC_METHOD(rx_delay_expired);
-    sensitive << rx_delay_event_;
+    sensitive << rxt0_delay_.event();
     dont_initialize();
     update_line();
 }
 
+void InterruptLogic::map_registers(RegisterFile& r) {
+    r.add(kIcr, "ICR", [this] { return read_icr(); },
+          [this](std::uint32_t v) { clear(v); },  // 1s clear causes
+          [this] { return icr(); });
+    r.add(kItr, "ITR", [this] { return itr(); }, [this](std::uint32_t v) { set_itr(Itr{v}); });
+    r.add(kIcs, "ICS", nullptr, [this](std::uint32_t v) { raise(v); });
+    r.add(kIms, "IMS", [this] { return ims(); }, [this](std::uint32_t v) { set_mask(v); });
+    r.add(kImc, "IMC", nullptr, [this](std::uint32_t v) { clear_mask(v); });
+    r.add(kTidv, "TIDV", [this] { return txdw_delay_.packet_delay(); },
+          [this](std::uint32_t v) { txdw_delay_.set_packet_delay(InterruptDelay{v}.idv()); });
+    r.add(kTadv, "TADV", [this] { return txdw_delay_.absolute_delay(); },
+          [this](std::uint32_t v) { txdw_delay_.set_absolute_delay(InterruptDelay{v}.idv()); });
+    r.add(kRdtr, "RDTR", [this] { return rxt0_delay_.packet_delay(); },
+          [this](std::uint32_t v) { rxt0_delay_.set_packet_delay(InterruptDelay{v}.idv()); });
+    r.add(kRadv, "RADV", [this] { return rxt0_delay_.absolute_delay(); },
+          [this](std::uint32_t v) { rxt0_delay_.set_absolute_delay(InterruptDelay{v}.idv()); });
+}
+
 void InterruptLogic::raise(std::uint32_t causes) {
-    if (InterruptCauses{causes}.txdw()) {  // a TXDW now also reports any delayed one
-        delay_pending_ = tadv_running_ = false;
-        delay_event_.cancel();
-        delay_armed_ = kNotArmed;
-    }
-    if (causes & kIcrRxt0) {  // a receive timer interrupt reports any delayed one
-        rx_delay_pending_ = radv_running_ = false;
-        rx_delay_event_.cancel();
-        rx_delay_armed_ = kNotArmed;
-    }
+    if (InterruptCauses{causes}.txdw()) txdw_delay_.cancel();  // a TXDW now also reports any delayed one
+    if (causes & kIcrRxt0) rxt0_delay_.cancel();  // a receive timer interrupt reports any delayed one
     icr_ |= causes;
     update_line();
 }
 
 void InterruptLogic::raise_delayed_rxt0() {
-    if (rdtr_ == 0) return raise(kIcrRxt0);
-    Picos now = now_ps();
-    Picos rdtr_deadline = now + rdtr_ * kDelayUnit;
-    if (!radv_running_ && radv_ != 0) {
-        radv_running_ = true;
-        radv_deadline_ = now + radv_ * kDelayUnit;
-    }
-    rx_delay_deadline_ = radv_running_ ? std::min(rdtr_deadline, radv_deadline_) : rdtr_deadline;
-    rx_delay_pending_ = true;
-    if (rx_delay_armed_ > rx_delay_deadline_) {
-        rx_delay_event_.cancel();
-        rx_delay_event_.notify(ps(rx_delay_deadline_ - now));
-        rx_delay_armed_ = rx_delay_deadline_;
-    }
+    if (!rxt0_delay_.start(now_ps())) raise(kIcrRxt0);
 }
 
 void InterruptLogic::rx_delay_expired() {
-    rx_delay_armed_ = kNotArmed;
-    if (!rx_delay_pending_) return;
-    Picos now = now_ps();
-    if (now < rx_delay_deadline_) {  // restarted by later write-backs: wait on
-        rx_delay_event_.notify(ps(rx_delay_deadline_ - now));
-        rx_delay_armed_ = rx_delay_deadline_;
-        return;
-    }
-    raise(kIcrRxt0);
+    if (rxt0_delay_.expired(now_ps())) raise(kIcrRxt0);
 }
 
 void InterruptLogic::set_receive_enabled(bool on) {
@@ -77,32 +65,11 @@ void InterruptLogic::set_receive_enabled(bool on) {
 }
 
 void InterruptLogic::raise_delayed_txdw() {
-    if (tidv_ == 0) return raise(kIcrTxdw);
-    Picos now = now_ps();
-    tidv_deadline_ = now + tidv_ * kDelayUnit;
-    if (!tadv_running_ && tadv_ != 0) {
-        tadv_running_ = true;
-        tadv_deadline_ = now + tadv_ * kDelayUnit;
-    }
-    delay_deadline_ = tadv_running_ ? std::min(tidv_deadline_, tadv_deadline_) : tidv_deadline_;
-    delay_pending_ = true;
-    if (delay_armed_ > delay_deadline_) {
-        delay_event_.cancel();
-        delay_event_.notify(ps(delay_deadline_ - now));
-        delay_armed_ = delay_deadline_;
-    }
+    if (!txdw_delay_.start(now_ps())) raise(kIcrTxdw);
 }
 
 void InterruptLogic::delay_expired() {
-    delay_armed_ = kNotArmed;
-    if (!delay_pending_) return;
-    Picos now = now_ps();
-    if (now < delay_deadline_) {  // restarted by later write-backs: wait on
-        delay_event_.notify(ps(delay_deadline_ - now));
-        delay_armed_ = delay_deadline_;
-        return;
-    }
-    raise(kIcrTxdw);
+    if (txdw_delay_.expired(now_ps())) raise(kIcrTxdw);
 }
 
 std::uint32_t InterruptLogic::read_icr() {
@@ -113,11 +80,9 @@ std::uint32_t InterruptLogic::read_icr() {
 }
 
 void InterruptLogic::reset() {
-    delay_event_.cancel(), rx_delay_event_.cancel(), throttle_event_.cancel();
-    delay_armed_ = rx_delay_armed_ = kNotArmed;
-    delay_pending_ = tadv_running_ = rx_delay_pending_ = radv_running_ = false;
+    txdw_delay_.reset(), rxt0_delay_.reset(), throttle_event_.cancel();
     icr_ = ims_ = 0;
-    itr_ = tidv_ = tadv_ = rdtr_ = radv_ = 0;
+    itr_ = 0;
     receive_enabled_ = false;
     update_line();
 }

@@ -14,16 +14,24 @@
 
 #include <systemc>
 
+#include "e1000/e1000_delay_timer.h"
+#include "e1000/e1000_register_file.h"
 #include "e1000/e1000_regs.h"
-#include "e1000/e1000_stats.h"
 #include "core/pci_types.h"
 
 namespace pcisim::e1000 {
 
+// The interrupt logic's counter (since the last reset).
+struct InterruptStats {
+    std::uint64_t interrupts = 0;  // INTA# assertions
+};
+
 class InterruptLogic : public sc_core::sc_module {
 public:
-    InterruptLogic(sc_core::sc_module_name name, InterruptSink* sink, TxStats& stats);
+    InterruptLogic(sc_core::sc_module_name name, InterruptSink* sink);
 
+    // ICR, ICS, IMS, IMC, ITR and the delay registers TIDV, TADV, RDTR, RADV (SDM 13.4).
+    void map_registers(RegisterFile& r);
     void raise(std::uint32_t causes);  // immediate (also ICS writes)
     void raise_delayed_txdw();         // a write-back of a descriptor with IDE
     void raise_delayed_rxt0();         // a receive descriptor written back
@@ -38,47 +46,29 @@ public:
     void set_mask(std::uint32_t bits);    // IMS write
     void clear_mask(std::uint32_t bits);  // IMC write
     void set_itr(Itr v) { itr_ = v.interval(); }
-    void set_tidv(InterruptDelay v) { tidv_ = v.idv(); }
-    void set_tadv(InterruptDelay v) { tadv_ = v.idv(); }
-    void set_rdtr(InterruptDelay v) { rdtr_ = v.idv(); }
-    void set_radv(InterruptDelay v) { radv_ = v.idv(); }
     std::uint32_t itr() const { return itr_; }
-    std::uint32_t tidv() const { return tidv_; }
-    std::uint32_t tadv() const { return tadv_; }
-    std::uint32_t rdtr() const { return rdtr_; }
-    std::uint32_t radv() const { return radv_; }
+    const InterruptStats& stats() const { return stats_; }
+    void reset_stats() { stats_ = InterruptStats{}; }
 
 private:
-    void delay_expired();     // SC_METHOD on delay_event_
+    void delay_expired();     // SC_METHOD on the TXDW delay's event
     void throttle_expired();  // SC_METHOD on throttle_event_
-    void rx_delay_expired();  // SC_METHOD on rx_delay_event_
+    void rx_delay_expired();  // SC_METHOD on the RXT0 delay's event
     void update_line();  // INTA# from ICR, IMS and ITR, and the promise that follows from them
     void drive_line();
 
     InterruptSink* sink_;
-    TxStats& stats_;
+    InterruptStats stats_;
     std::uint32_t icr_ = 0, ims_ = 0;
-    std::uint32_t itr_ = 0, tidv_ = 0, tadv_ = 0;
-    bool delay_pending_ = false;
-    Picos tidv_deadline_ = 0, tadv_deadline_ = 0;
-    Picos delay_deadline_ = 0;  // when the delayed TXDW is due
-    // When delay_event_ is due, if it is (kNotArmed).  A deadline that moves later leaves the
-    // event where it is; delay_expired() moves it on.  (Cancelling and notifying anew on every
-    // write-back left a dead entry in the kernel's timed-event queue for TIDV each time: dozens
-    // of them at full load, making every timed notification dearer.)
-    static constexpr Picos kNotArmed = ~Picos{0};
-    Picos delay_armed_ = kNotArmed;
-    bool tadv_running_ = false;
-    // The receive timers, kept as the transmit ones are.
-    std::uint32_t rdtr_ = 0, radv_ = 0;
-    bool rx_delay_pending_ = false, radv_running_ = false, receive_enabled_ = false;
-    Picos radv_deadline_ = 0, rx_delay_deadline_ = 0, rx_delay_armed_ = kNotArmed;
+    std::uint32_t itr_ = 0;
+    DelayTimer txdw_delay_{"delay"};     // TIDV, bounded by TADV
+    DelayTimer rxt0_delay_{"rx_delay"};  // RDTR, bounded by RADV
+    bool receive_enabled_ = false;
     bool asserted_ = false;
     bool quiet_ = false;  // as last told to the sink (InterruptSink::set_line_quiet)
     bool ever_asserted_ = false;
     Picos last_assertion_ = 0;
-    sc_core::sc_event delay_event_{"delay"}, throttle_event_{"throttle"};
-    sc_core::sc_event rx_delay_event_{"rx_delay"};
+    sc_core::sc_event throttle_event_{"throttle"};
 };
 
 }  // namespace pcisim::e1000

@@ -14,9 +14,8 @@ constexpr std::size_t kPreambleBytes = 8;   // preamble + SFD
 }  // namespace
 
 Mac::Mac(std::string name, unsigned port, const E1000Params& params, TxFifo& fifo,
-         TxStats& stats, const FrameObserver& observer)
-    : name_(std::move(name)), port_(port), params_(params), fifo_(fifo), stats_(stats),
-      observer_(observer) {}
+         const FrameObserver& observer)
+    : name_(std::move(name)), port_(port), params_(params), fifo_(fifo), observer_(observer) {}
 
 bool Mac::enqueue(std::vector<std::uint8_t>&& frame, const FrameTimeline& times, Picos now) {
     // Only an idle MAC has anything to do now: start the frame (or line it up behind the gap).

@@ -18,11 +18,18 @@
 
 #include "e1000/e1000_frame_timeline.h"
 #include "e1000/e1000_params.h"
-#include "e1000/e1000_stats.h"
 #include "e1000/e1000_tx_fifo.h"
 #include "core/pci_types.h"
 
 namespace pcisim::e1000 {
+
+// The MAC's counters (since the last reset): frames and their bytes sent, and the wire time
+// they took.
+struct MacStats {
+    std::uint64_t tx_frames = 0;
+    std::uint64_t tx_bytes = 0;  // frame bytes without FCS, preamble, IPG
+    Picos wire = 0;              // frame + preamble + FCS + IPG
+};
 
 // Every frame that has left, with its stages (`times.wire_end`: when its last byte left).
 using FrameObserver = std::function<void(unsigned port, const std::uint8_t* frame, unsigned len,
@@ -31,7 +38,7 @@ using FrameObserver = std::function<void(unsigned port, const std::uint8_t* fram
 class Mac {
 public:
     // `name` names the MAC in traces.
-    Mac(std::string name, unsigned port, const E1000Params& params, TxFifo& fifo, TxStats& stats,
+    Mac(std::string name, unsigned port, const E1000Params& params, TxFifo& fifo,
         const FrameObserver& observer);
 
     // A frame whose bytes are all in the FIFO from `times.committed` on (its room was reserved
@@ -50,6 +57,8 @@ public:
     bool sending() const { return sending_; }  // a frame is on the wire or lined up behind the gap
     Picos send_end() const { return send_end_; }  // when its last byte leaves
     std::uint64_t frames_sent() const { return frames_sent_; }
+    const MacStats& stats() const { return stats_; }
+    void reset_stats() { stats_ = MacStats{}; }
     // Frames of `len` bytes (no FCS) per second back to back at the link speed: each with its
     // preamble, FCS and the gap TIPG.IPGT + ipg_extra_bytes as now set (24 byte times around
     // a frame with the driver's IPGT, as IEEE 802.3 has it).
@@ -69,7 +78,7 @@ private:
     unsigned port_;
     const E1000Params& params_;
     TxFifo& fifo_;
-    TxStats& stats_;
+    MacStats stats_;
     const FrameObserver& observer_;
     std::function<void(std::vector<std::uint8_t>&&)> frame_sent_;
 

@@ -6,8 +6,8 @@
 namespace pcisim::e1000 {
 
 MacWire::MacWire(sc_core::sc_module_name name, unsigned port, const E1000Params& params,
-                 TxFifo& fifo, TxStats& stats, const FrameObserver& observer)
-    : sc_module(name), mac_(this->name(), port, params, fifo, stats, observer) {
+                 TxFifo& fifo, const FrameObserver& observer)
+    : sc_module(name), mac_(this->name(), port, params, fifo, observer) {
     SC_HAS_PROCESS(MacWire);
     SC_METHOD(advance);
     sensitive << wake_;

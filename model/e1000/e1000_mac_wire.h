@@ -27,7 +27,7 @@ namespace pcisim::e1000 {
 class MacWire : public sc_core::sc_module {
 public:
     MacWire(sc_core::sc_module_name name, unsigned port, const E1000Params& params, TxFifo& fifo,
-            TxStats& stats, const FrameObserver& observer);
+            const FrameObserver& observer);
 
     // A frame whose bytes are all in the FIFO from `times.committed`: now or, lazily, a later
     // time that the DMA engine knows in advance.
@@ -35,6 +35,8 @@ public:
     void set_enabled(bool on);      // TCTL.EN
     void set_ipgt(unsigned bytes);  // TIPG.IPGT
     std::uint64_t frames_sent() const { return mac_.frames_sent(); }
+    const MacStats& stats() const { return mac_.stats(); }
+    void reset_stats() { mac_.reset_stats(); }
     double wire_limit_pps(std::size_t len) const { return mac_.wire_limit_pps(len); }
     void on_frame_sent(std::function<void(std::vector<std::uint8_t>&&)> fn) {
         mac_.on_frame_sent(std::move(fn));

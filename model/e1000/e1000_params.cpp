@@ -10,9 +10,19 @@
 
 namespace pcisim {
 
+namespace {
+
+std::vector<std::string> model_names() {
+    std::vector<std::string> names;
+    for (const e1000::ModelTraits& t : e1000::kModels) names.push_back(t.model);
+    return names;
+}
+
+}  // namespace
+
 std::vector<ParamSpec> nic_params() {
     return {
-        choice("nic.model", "82540", {"82540", "82541", "82544", "82546"},
+        choice("nic.model", "82540", model_names(),
                "8254x part; bus width, PCI-X capability, ports and packet buffer follow from it."),
         one_of_integers("nic.mmrbc_bytes", "B", 512, {512, 1024, 2048, 4096},
                         "PCI-X maximum memory read byte count (PCI-X command register)."),
@@ -138,14 +148,13 @@ void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>&
 
 namespace e1000 {
 
-ModelTraits ModelTraits::of(const std::string& model) {
-    // Packet buffer: 64 KB per port on all four parts (SDM 13.4.26, PBA default 0x0030).
-    if (model == "82540") return {32, false, 1, 64};
-    if (model == "82541") return {32, false, 1, 64};
-    if (model == "82544") return {64, true, 1, 64};
-    if (model == "82546") return {64, true, 2, 64};
-    throw std::invalid_argument("nic.model: \"" + model +
-                                "\" is not one of 82540 82541 82544 82546");
+const ModelTraits& ModelTraits::of(const std::string& model) {
+    std::string names;
+    for (const ModelTraits& t : kModels) {
+        if (model == t.model) return t;
+        names += (names.empty() ? "" : " ") + std::string(t.model);
+    }
+    throw std::invalid_argument("nic.model: \"" + model + "\" is not one of " + names);
 }
 
 E1000Params E1000Params::for_model(const std::string& model) {

@@ -8,6 +8,7 @@
 
 #include "core/pci_types.h"
 #include "e1000/e1000_eeprom.h"
+#include "e1000/e1000_identity.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -36,18 +37,44 @@ void check_nic(const NicCheck& nic, const nlohmann::json& doc, std::vector<std::
 
 namespace pcisim::e1000 {
 
-// What differs between the supported parts and matters for transmit timing (8254x SDM
-// section 1.3 "Product features" and section 5 "PCI local bus interface").
 // A packet must fit the TX FIFO less this headroom (checked with the scenario).
 constexpr unsigned kFifoMarginBytes = 80;
 
+// What differs between the supported parts, one row each (as QEMU's E1000Info): what matters
+// for transmit timing (8254x SDM section 1.3 "Product features" and section 5 "PCI local bus
+// interface"), what the driver learns from the device ID, and what identifies the part to a
+// guest (e1000_identity.h).  Nothing outside e1000/ compares model names: it asks the part's
+// traits.
 struct ModelTraits {
+    const char* model;         // nic.model
     unsigned bus_width_bits;   // 32: 82540/82541 (PCI only); 64: 82544/82546 (PCI/PCI-X)
     bool pci_x;                // PCI-X capable (split transactions, MMRBC apply)
     unsigned ports;            // 82546: two functions (ports) behind one bus interface
     unsigned packet_buffer_kb; // on-chip packet buffer per port, shared RX/TX through PBA
+    // The 82544's PCI-X erratum: on a PCI-X bus the driver splits buffers that end on an
+    // unaligned dword (e1000_tx_map's workaround).
+    bool pcix_dword_erratum;
+    // e1000_init_hw sets TXDCTL to full descriptor write-back (WTHRESH = 1, GRAN = 1) on mac
+    // types after the 82544.
+    bool full_tx_desc_writeback;
+    ModelIdentity identity;
 
-    static ModelTraits of(const std::string& model);  // throws std::invalid_argument
+    static const ModelTraits& of(const std::string& model);  // throws std::invalid_argument
+};
+
+// Packet buffer: 64 KB per port on all four parts (SDM 13.4.26, PBA default 0x0030).  The PHYs
+// (e1000_hw.h): M88E1011_I_PHY_ID 0x01410C20 on the 82540 and 82546, M88E1000_I_PHY_ID
+// 0x01410C30 on the 82544; IGP01E1000_I_PHY_ID 0x02A80380 on the 82541.  Revision 2 of each (a
+// revision below M88E1011_I_REV_4: the driver sets the downshift counters).
+inline constexpr ModelTraits kModels[] = {
+    {"82540", 32, false, 1, 64, false, true,
+     {0x100E, 0x001E, 0x02, 0x01410C22, false, false, true, true, EerdLayout::Done4Addr8}},
+    {"82541", 32, false, 1, 64, false, true,
+     {0x1013, 0x0013, 0x00, 0x02A80382, true, false, false, true, EerdLayout::Done1Addr2}},
+    {"82544", 64, true, 1, 64, true, false,
+     {0x1008, 0x1107, 0x02, 0x01410C32, false, true, true, false, EerdLayout::Done4Addr8}},
+    {"82546", 64, true, 2, 64, false, true,
+     {0x1010, 0x1011, 0x01, 0x01410C22, false, true, true, true, EerdLayout::Done4Addr8}},
 };
 
 // The bus the part sits on, as its STATUS register reports it (SDM 13.4.2: PCI66, BUS64,

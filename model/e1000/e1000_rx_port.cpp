@@ -19,9 +19,8 @@ constexpr unsigned kSeqOffset = RxPort::kSeqOffset;
 }  // namespace
 
 RxPort::RxPort(std::string name, unsigned index, const E1000Params& params, DmaMemory& mem,
-               RxStats& stats, InterruptLogic& irq, StatisticsRegisters& statistics,
-               const ReceiveFilter& filter)
-    : name_(std::move(name)), index_(index), params_(params), mem_(mem), stats_(stats), irq_(irq),
+               InterruptLogic& irq, StatisticsRegisters& statistics, const ReceiveFilter& filter)
+    : name_(std::move(name)), index_(index), params_(params), mem_(mem), irq_(irq),
       statistics_(statistics), filter_(filter),
       cache_(params.descriptor_cache_entries, params.cache_line_bytes),
       fifo_capacity_(params.pba_rx_kb * 1024) {}
@@ -30,7 +29,8 @@ void RxPort::kick() {
     if (bus_) bus_->kick();
 }
 
-// The receive registers (SDM 13.4.22-31, 13.7) in the port's register file.
+// The receive registers (SDM 13.4.22-31, 13.7) in the port's register file (RDTR and RADV are
+// the interrupt logic's).
 void RxPort::map_registers(RegisterFile& r) {
     r.add(kRctl, "RCTL", [this] { return rctl_.value; }, [this](std::uint32_t v) {
         rctl_ = Rctl{v};
@@ -50,14 +50,10 @@ void RxPort::map_registers(RegisterFile& r) {
         pump();  // a frame waiting for a descriptor may go once the fetch is in
         kick();
     });
-    r.add(kRdtr, "RDTR", [this] { return irq_.rdtr(); },
-          [this](std::uint32_t v) { irq_.set_rdtr(InterruptDelay{v}); });
     r.add(kRxdctl, "RXDCTL", [this] { return rxdctl_.value; }, [this](std::uint32_t v) {
         rxdctl_ = Txdctl{v};
         kick();
     });
-    r.add(kRadv, "RADV", [this] { return irq_.radv(); },
-          [this](std::uint32_t v) { irq_.set_radv(InterruptDelay{v}); });
 }
 
 void RxPort::reset() {

@@ -32,14 +32,33 @@
 #include "e1000/e1000_receive_filter.h"
 #include "e1000/e1000_register_file.h"
 #include "e1000/e1000_regs.h"
-#include "e1000/e1000_stats.h"
-#include "e1000/e1000_statistics.h"
+#include "e1000/e1000_statistics_registers.h"
 
 namespace pcisim {
 class DmaMemory;
 }
 
 namespace pcisim::e1000 {
+
+// The receive engine's counters (since the last reset).  Frames the wire delivers while RCTL.EN is
+// clear are not counted (the receiver is off).  A frame that finds the RX FIFO full is missed
+// (MPC), counted by why the FIFO was full: no receive descriptor was on chip or in host memory
+// (the driver is behind), or there were descriptors and the DMA engine could not empty the FIFO
+// fast enough (the bus is behind).
+struct RxStats {
+    std::uint64_t frames_arrived = 0;         // frames the MAC received (RCTL.EN set)
+    std::uint64_t frames_delivered = 0;       // written to host memory and written back (DD)
+    std::uint64_t bytes_delivered = 0;        // bytes those data writes carried
+    std::uint64_t missed_no_descriptor = 0;   // MPC, with no descriptor available
+    std::uint64_t missed_fifo_full = 0;       // MPC, with descriptors available
+    std::uint64_t no_buffer_arrivals = 0;     // RNBC: arrived with no descriptor available
+    std::uint64_t descriptor_fetches = 0;     // receive descriptor DMA reads
+    std::uint64_t descriptors_fetched = 0;
+    std::uint64_t data_writes = 0;            // packet data DMA writes (one per frame)
+    std::uint64_t writebacks = 0;             // descriptor write-back DMA writes
+    std::uint64_t descriptors_written_back = 0;
+    std::uint64_t missed() const { return missed_no_descriptor + missed_fifo_full; }
+};
 
 class RxPort {
 public:
@@ -50,8 +69,7 @@ public:
     static constexpr unsigned kSeqOffset = 46;
 
     RxPort(std::string name, unsigned index, const E1000Params& params, DmaMemory& mem,
-           RxStats& stats, InterruptLogic& irq, StatisticsRegisters& statistics,
-           const ReceiveFilter& filter);
+           InterruptLogic& irq, StatisticsRegisters& statistics, const ReceiveFilter& filter);
 
     void attach(BusInterface* bus) { bus_ = bus; }
     void map_registers(RegisterFile& r);
@@ -86,6 +104,8 @@ public:
     std::uint64_t frames_arrived() const { return arrived_; }
     std::uint64_t frames_delivered() const { return delivered_; }
     std::uint64_t frames_missed() const { return missed_; }
+    const RxStats& stats() const { return stats_; }
+    void reset_stats() { stats_ = RxStats{}; }
     std::uint64_t frames_in_nic() const { return fifo_.size() + done_.size() + written_back_pending_; }
     // Frames whose last byte came while the receiver was off (RCTL.EN clear, SDM 13.4.22: before
     // the driver turned it on), which the MAC ignores and no statistic register counts; the
@@ -116,7 +136,7 @@ private:
     unsigned index_;
     const E1000Params& params_;
     DmaMemory& mem_;
-    RxStats& stats_;
+    RxStats stats_;
     InterruptLogic& irq_;
     StatisticsRegisters& statistics_;
     const ReceiveFilter& filter_;

@@ -3,7 +3,7 @@
 // data descriptors (POPTS IXSM/TXSM), and the segmentation of one TSO packet (DCMD.TSE) into
 // frames of at most MSS payload bytes, each with the packet's header replicated and its IP and
 // TCP fields updated.  Only bytes and arithmetic live here; when the data is read and when a
-// segment may leave is the DMA engine's (TxPort, e1000_tx_port.h), which asks TsoSegmenter
+// segment may leave is the DMA engine's (TsoTransmit, e1000_tso_transmit.h), which asks TsoSegmenter
 // what to read next and hands it what arrived.
 #pragma once
 

@@ -41,9 +41,10 @@ DriverOptions PlatformConfig::driver_for(std::size_t nic) const {
     const BusKind segment =
         placement.card < 0 ? bus.kind : topology.cards[static_cast<std::size_t>(placement.card)].bus.kind;
     DriverOptions d = driver;
-    // The 82544's PCI-X erratum workaround applies on a PCI-X segment only.
-    d.pcix_82544 = placement.params.model == "82544" && segment == BusKind::PciX;
-    d.full_tx_desc_writeback = placement.params.model != "82544";
+    // What the driver learns from the device ID; the PCI-X erratum's workaround applies on a
+    // PCI-X segment only.
+    d.pcix_82544 = placement.params.traits.pcix_dword_erratum && segment == BusKind::PciX;
+    d.full_tx_desc_writeback = placement.params.traits.full_tx_desc_writeback;
     // The copy driver sizes its buffers for the largest frame, one descriptor's worth.
     d.copy_buffer_bytes = std::min<std::uint32_t>(
         E1000Driver::kMaxDataPerDescriptor,
@@ -154,14 +155,9 @@ void Platform::add_transmitters() {
             PortSoftware& sw = *ports_[k];
             sw.driver = std::make_unique<E1000Driver>(
                 driver, bar + sw.port * E1000::kBarBytes, kRingBase + k * ring_spacing,
-                [&sw](const Skb& skb) { sw.tcp ? sw.tcp->free_skb(skb) : sw.pktgen->free_skb(skb); },
+                [&sw](const Skb& skb) { sw.workload->free_skb(skb); },
                 [this](std::uint32_t bytes) { return skbs_->carve(bytes, bytes); });
-            if (config_.tcp.enabled)
-                sw.tcp = std::make_unique<TcpSender>(
-                    *sw.driver, *skbs_, *sw.peer, config_.tcp,
-                    [this](std::uint32_t bytes) { return skbs_->carve(bytes); });
-            else
-                sw.pktgen = std::make_unique<Pktgen>(*sw.driver, *skbs_, traffic);
+            sw.workload = make_workload(sw);
             const bool receives = config_.wire.receives(sw.port);
             sw.enabled = traffic.enabled && !(receives && config_.wire.receive_only);
             if (receives) add_receiver(sw, k, ring_spacing);
@@ -194,6 +190,18 @@ CpuScheduler& Platform::scheduler_of(const Cpu& cpu) {
     for (auto& s : schedulers_)
         if (&s->cpu() == &cpu) return *s;
     throw std::logic_error("a CPU without a scheduler");
+}
+
+// The port's workload (software/workload.h), by workload.kind: a TCP stream to the port's far
+// end, or pktgen.
+std::unique_ptr<Workload> Platform::make_workload(PortSoftware& sw) {
+    if (config_.tcp.enabled) {
+        auto tcp = std::make_unique<TcpSender>(*sw.driver, *skbs_, *sw.peer, config_.tcp,
+                                               [this](std::uint32_t bytes) { return skbs_->carve(bytes); });
+        sw.tcp = tcp.get();
+        return tcp;
+    }
+    return std::make_unique<Pktgen>(*sw.driver, *skbs_, config_.pktgen);
 }
 
 // A receiving port: the driver's receive half (its ring in the second half of the port's ring

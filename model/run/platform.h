@@ -26,6 +26,7 @@
 #include "software/skb_pool.h"
 #include "software/tcp_receiver.h"
 #include "software/tcp_sender.h"
+#include "software/workload.h"
 #include "run/topology.h"
 
 namespace pcisim {
@@ -55,10 +56,10 @@ struct PlatformConfig {
     DriverOptions driver_for(std::size_t nic) const;
 };
 
-// The software of one transmitting port: its driver and its workload (pktgen, or a TCP sender
-// with its receiver at the far end of the wire).  Its thread runs on `cpu`; its interrupt
-// handler (and NAPI poll) wherever the I/O APIC delivers its line, its cleanup timer on the CPU
-// that last armed it.
+// The software of one transmitting port: its driver and its workload (software/workload.h:
+// pktgen, or a TCP sender with its receiver at the far end of the wire).  Its thread runs on
+// `cpu`; its interrupt handler (and NAPI poll) wherever the I/O APIC delivers its line, its
+// cleanup timer on the CPU that last armed it.
 struct PortSoftware : CpuSoftware {
     PortSoftware(unsigned nic_index, unsigned port_index, Cpu& runs_on)
         : nic(nic_index), port(port_index), cpu(runs_on) {}
@@ -68,28 +69,19 @@ struct PortSoftware : CpuSoftware {
     std::unique_ptr<KernelTimer> cleanup_timer;  // the driver's, when it has one
     std::unique_ptr<E1000Driver> driver;
     std::unique_ptr<E1000RxDriver> rx;  // only when the port receives (wire_source.*)
-    std::unique_ptr<Pktgen> pktgen;     // one workload or the other
-    std::unique_ptr<TcpSender> tcp;
-    std::unique_ptr<TcpReceiver> peer;  // with tcp: the far end, and the ACKs' interrupt
+    std::unique_ptr<Workload> workload;
+    std::unique_ptr<TcpReceiver> peer;  // with a TCP stream: the far end, and the ACKs' interrupt
+    TcpSender* tcp = nullptr;           // the workload, when it is a TCP stream (its report)
     bool enabled = true;
-    bool has_work() const override {
-        return enabled && (tcp ? tcp->has_work() : pktgen->has_work());
-    }
-    bool quiet() const override { return !tcp && driver->xmit_is_quiet(); }
+    bool has_work() const override { return enabled && workload->has_work(); }
+    bool quiet() const override { return workload->quiet(); }
     void start() override {
         driver->configure_tx();
         if (rx) rx->configure_rx();
     }
-    void run_once() override { tcp ? tcp->run_once() : pktgen->run_once(); }
-    void interrupt() override { tcp ? tcp->interrupt() : pktgen->interrupt(); }
-    void timer() override { tcp ? tcp->timer() : pktgen->timer(); }
-    // Frames that are to leave the wire for what the driver accepted, the bytes of a full one
-    // (FIFO room and the wire limit), and how many frames one descriptor's packet may become.
-    std::uint64_t frames_queued() const { return tcp ? tcp->frames_queued() : pktgen->sent(); }
-    std::uint32_t frame_bytes() const { return tcp ? tcp->frame_bytes() : pktgen->frame_bytes(); }
-    std::uint32_t frames_per_packet() const {
-        return tcp ? tcp->options().segments_per_frame() : 1;
-    }
+    void run_once() override { workload->run_once(); }
+    void interrupt() override { workload->interrupt(); }
+    void timer() override { workload->timer(); }
 };
 
 // An on-card bridge and the card's segment below it, named by the bridge (its bus and face are
@@ -149,6 +141,7 @@ public:
 
 private:
     void add_transmitters();  // the NICs, the CPUs, a driver + pktgen per port
+    std::unique_ptr<Workload> make_workload(PortSoftware& sw);
     void add_receiver(PortSoftware& sw, std::size_t k, std::uint64_t ring_spacing);
     CpuScheduler& scheduler_of(const Cpu& cpu);
 

@@ -32,8 +32,9 @@ struct RunWindow {
 nlohmann::json results_document(const nlohmann::json& resolved_scenario, Platform& platform,
                                 const std::vector<FrameCheck>& frames, const RunWindow& window);
 
-// Every key results_document writes, with its unit and meaning (the NIC's from
-// E1000::stats_metrics()), in documentation order: docs/metrics-reference.md.
+// Every key results_document writes, with its unit and meaning, in documentation order
+// (docs/metrics-reference.md): from the same statistics declarations the document is written
+// from (the NIC's in e1000/e1000_statistics.cpp).
 std::vector<MetricSpec> result_metrics();
 
 // The readable summary of a results document.

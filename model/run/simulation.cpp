@@ -94,10 +94,10 @@ bool packets_owed(const PortSoftware& sw) {
 std::string port_state(const Platform& platform, const PortSoftware& sw) {
     const E1000& nic = *platform.nics()[sw.nic];
     const unsigned port = sw.port;
-    const e1000::TxPort& tx = nic.port(port);
+    const e1000::Port& tx = nic.port(port);
     std::ostringstream o;
     o << (platform.nics().size() > 1 ? port_name(platform, sw) : "port " + std::to_string(port))
-      << ": " << (sw.tcp ? "tcp sender" : "pktgen") << " queued " << sw.frames_queued()
+      << ": " << sw.workload->name() << " queued " << sw.workload->frames_queued()
       << ", driver queue "
       << (sw.driver->queue_stopped() ? "stopped" : "running") << " with "
       << sw.driver->descriptors_in_use() << " of " << sw.driver->options().ring_size
@@ -242,12 +242,9 @@ Simulation::Simulation(const Scenario& s)
         p.frames[i].port = i;
         p.interfaces.push_back(std::string(platform.nics()[sw.nic]->basename()) + ".port" +
                                std::to_string(sw.port));
-        // Each packet has its own buffer only without clone_skb; clones repeat a number.
-        // (A TCP stream's order is checked by its receiver.)
-        p.frames[i].check_order = platform.config().pktgen.clone_skb == 0 && sw.enabled && !sw.tcp;
+        p.frames[i].check_order = sw.enabled && sw.workload->numbers_frames();
         p.frames[i].preloaded = platform.nics()[sw.nic]->params().preload_packets;
-        if (sw.pktgen) sw.pktgen->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
-        if (sw.tcp) sw.tcp->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
+        sw.workload->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
     }
     // Frames of NIC n's port p go to the n-th NIC's ports' checks, which start at `first`.
     for (unsigned n = 0, first = 0; n < platform.nics().size(); ++n) {
@@ -367,7 +364,8 @@ double Simulation::measured_rate() const {
 
 bool Simulation::ring_filled() const {
     for (const auto& sw : parts_->platform->ports())
-        if (sw->enabled && !sw->tcp && sw->driver->counters().stops == 0) return false;
+        if (sw->enabled && sw->workload->fills_ring() && sw->driver->counters().stops == 0)
+            return false;
     return true;
 }
 
@@ -384,7 +382,7 @@ void Simulation::open_window() {
     if (platform.caches()) platform.caches()->reset_counters();
     for (auto& sw : platform.ports()) {
         sw->driver->reset_counters();
-        if (sw->tcp) sw->tcp->reset_counters(), sw->peer->reset_counters();
+        sw->workload->reset_counters();
     }
     p.rx_at_open.clear();
     for (auto& sw : platform.ports()) {
@@ -445,7 +443,7 @@ namespace {
 // The payload a TCP stream's port can carry at most: full segments at the port's wire limit
 // (headers, FCS, preamble and gap around each MSS of payload).
 double tcp_payload_limit_mbit_s(const Platform& platform, const PortSoftware& sw) {
-    const double segments = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(sw.frame_bytes());
+    const double segments = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(sw.workload->frame_bytes());
     return segments * sw.tcp->options().mss * 8 / 1e6;
 }
 
@@ -473,12 +471,12 @@ void Simulation::check_conservation() const {
         const PortSoftware& sw = *port_software;
         const E1000& nic = *platform.nics()[sw.nic];
         const std::uint64_t forwarded = frames_forwarded_to(platform, sw);
-        std::uint64_t queued = sw.frames_queued() + forwarded,
+        std::uint64_t queued = sw.workload->frames_queued() + forwarded,
                       sent = frames_from_pktgen(nic, sw.port);
-        std::uint64_t frame_bytes = std::max<std::uint64_t>(1, sw.frame_bytes());
+        std::uint64_t frame_bytes = std::max<std::uint64_t>(1, sw.workload->frame_bytes());
         if (forwarded) frame_bytes = std::min<std::uint64_t>(frame_bytes, platform.config().wire.size);
         std::uint64_t in_flight_max =
-            std::uint64_t(sw.driver->descriptors_in_use()) * sw.frames_per_packet() +
+            std::uint64_t(sw.driver->descriptors_in_use()) * sw.workload->frames_per_packet() +
             nic.port(sw.port).fifo().used() / frame_bytes;
         if (sent > queued || queued - sent > in_flight_max)
             throw InvariantViolation(
@@ -498,7 +496,8 @@ void Simulation::take_shortcuts() {
     if (p.recorder) return;
     // A TCP stream's receiver must see each frame when it leaves, to ACK in time, and its
     // ACKs reach the CPU without the NIC's promise of a quiet line.
-    const bool tcp = p.platform->config().tcp.enabled;
+    bool tcp = false;
+    for (const auto& sw : p.platform->ports()) tcp = tcp || sw->workload->answers_frames();
     if (!tcp)
         for (auto& nic : p.platform->nics()) nic->set_lazy_wire(true);
     const auto& cpus = p.platform->cpus();
@@ -550,7 +549,7 @@ std::vector<std::string> Simulation::unmeasured_rates() const {
     for (const FrameCheck& f : p.frames) {
         const PortSoftware& sw = *platform.ports()[f.port];
         if (!sw.enabled) continue;
-        const bool finished = sw.pktgen && !packets_owed(sw);
+        const bool finished = !sw.tcp && !packets_owed(sw);  // a TCP stream never finishes
         std::string bursts = unsteady_frames(f, p.window_start, now, finished);
         if (!bursts.empty()) why.push_back(port_name(platform, sw) + ": " + bursts);
         if (!sw.tcp) continue;
@@ -614,7 +613,7 @@ void Simulation::check_results(double window_us) const {
         std::string where = port_name(platform, sw);
         double pps = port_frame_rate(f, window_s);
         // Frames of several sizes (a TCP sender's, forwarded ones): the smallest bounds the rate.
-        const unsigned frame = f.window_frames ? f.window_min_bytes : sw.frame_bytes();
+        const unsigned frame = f.window_frames ? f.window_min_bytes : sw.workload->frame_bytes();
         double limit = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(frame);
         std::ostringstream o;
         o.setf(std::ios::fixed);

@@ -14,6 +14,7 @@
 #include "platform/cpu.h"
 #include "software/e1000_driver.h"
 #include "software/skb_pool.h"
+#include "software/workload.h"
 
 namespace pcisim {
 
@@ -47,22 +48,25 @@ constexpr unsigned kPktgenWrittenBytes = kPktgenMagicOffset + 16;
 // fill_packet asks alloc_skb for the frame and 64 + 16 bytes more (2.6.9 net/core/pktgen.c).
 constexpr unsigned kPktgenAllocSlack = 64 + 16;
 
-class Pktgen {
+class Pktgen : public Workload {
 public:
     Pktgen(E1000Driver& driver, SkbPool& pool, const PktgenOptions& options);
 
-    bool has_work() const;
-    void run_once();
-    void interrupt() { driver_.intr(); }
-    void timer() { driver_.watchdog_timer(); }
-
-    // Called with the CPU's time of each packet's hard_start_xmit call that the driver accepted
-    // (what per-packet latencies start from).
-    void on_xmit(std::function<void(Picos)> fn) { on_xmit_ = std::move(fn); }
+    const char* name() const override { return "pktgen"; }
+    bool has_work() const override;
+    void run_once() override;
+    void interrupt() override { driver_.intr(); }
+    void timer() override { driver_.watchdog_timer(); }
+    void free_skb(const Skb& skb) override;
+    bool quiet() const override { return driver_.xmit_is_quiet(); }
+    void on_xmit(std::function<void(Picos)> fn) override { on_xmit_ = std::move(fn); }
+    std::uint64_t frames_queued() const override { return sent_; }
+    std::uint32_t frame_bytes() const override { return options_.size; }  // FIFO room one packet takes
+    bool fills_ring() const override { return true; }
+    // Each packet has its own buffer only without clone_skb; clones repeat a number.
+    bool numbers_frames() const override { return options_.clone_skb == 0; }
 
     std::uint64_t sent() const { return sent_; }
-    std::uint32_t frame_bytes() const { return options_.size; }  // FIFO room one packet takes
-    void free_skb(const Skb& skb);  // the driver's dev_kfree_skb
 
 private:
     Skb fill_packet();

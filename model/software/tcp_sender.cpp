@@ -191,6 +191,11 @@ bool TcpSender::can_fill() const { return !writer_blocked_ && (tail_has_room() |
 
 bool TcpSender::has_work() const { return can_transmit() || can_fill(); }
 
+void TcpSender::reset_counters() {
+    counters_ = Counters{};
+    peer_.reset_counters();
+}
+
 void TcpSender::run_once() {
     if (can_transmit()) {
         transmit(queue_[sent_in_queue_]);

@@ -28,6 +28,7 @@
 #include "software/e1000_driver.h"
 #include "software/skb_pool.h"
 #include "software/tcp_frame.h"
+#include "software/workload.h"
 
 namespace pcisim {
 
@@ -62,26 +63,33 @@ struct TcpStreamOptions {
     std::uint32_t segments_per_frame() const { return (size_goal() + mss - 1) / mss; }
 };
 
-class TcpSender {
+class TcpSender : public Workload {
 public:
     // `carve` hands out host memory for good (the user buffer).
     TcpSender(E1000Driver& driver, SkbPool& pool, TcpReceiver& peer,
               const TcpStreamOptions& options,
               const std::function<std::uint64_t(std::uint32_t)>& carve);
 
-    bool has_work() const;
-    void run_once();          // one step: hand a frame to the driver, or fill an skb
-    void interrupt();         // take the ACKs that have arrived, then the driver's handler
-    void timer();
-    void free_skb(const Skb& skb);  // the driver's dev_kfree_skb of its reference
+    const char* name() const override { return "tcp sender"; }
+    bool has_work() const override;
+    void run_once() override;      // one step: hand a frame to the driver, or fill an skb
+    void interrupt() override;     // take the ACKs that have arrived, then the driver's handler
+    void timer() override;
+    void free_skb(const Skb& skb) override;  // the driver's dev_kfree_skb of its reference
+    bool quiet() const override { return false; }
+    bool fills_ring() const override { return false; }
+    bool numbers_frames() const override { return false; }  // its receiver checks the order
+    bool answers_frames() const override { return true; }
     // Called with the time an skb was handed to the driver, once per segment it carries (the
     // per-segment latency: the measurement matches them to the frames on the wire in order).
-    void on_xmit(std::function<void(Picos)> fn) { on_xmit_ = std::move(fn); }
+    void on_xmit(std::function<void(Picos)> fn) override { on_xmit_ = std::move(fn); }
 
     // The frames that are to leave the wire for what the driver accepted so far.
-    std::uint64_t frames_queued() const { return frames_queued_; }
+    std::uint64_t frames_queued() const override { return frames_queued_; }
     // A full frame on the wire without FCS (what one MSS segment takes of the FIFO and wire).
-    std::uint32_t frame_bytes() const { return tcp_frame::kHeaderBytes + options_.mss; }
+    std::uint32_t frame_bytes() const override { return tcp_frame::kHeaderBytes + options_.mss; }
+    // With TSO the NIC cuts one skb into this many frames.
+    std::uint32_t frames_per_packet() const override { return options_.segments_per_frame(); }
     const TcpStreamOptions& options() const { return options_; }
     // Never past what the peer's window allowed, checked at every send (the tests read it).
     std::uint64_t max_in_flight() const { return max_in_flight_; }
@@ -96,7 +104,8 @@ public:
         std::uint64_t writer_blocked = 0;  // times the send buffer was full
     };
     const Counters& counters() const { return counters_; }
-    void reset_counters() { counters_ = Counters{}; }
+    // The stream's counters: the sender's and its receiver's at the far end.
+    void reset_counters() override;
 
 private:
     struct QueuedSkb {

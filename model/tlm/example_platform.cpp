@@ -122,8 +122,8 @@ TlmExamplePlatform::TlmExamplePlatform(sc_core::sc_module_name name,
     PortSoftware& sw = *software_;
     sw.driver = std::make_unique<E1000Driver>(config_.platform.driver, Platform::kNicBar,
                                               Platform::kRingBase,
-                                              [&sw](const Skb& skb) { sw.pktgen->free_skb(skb); });
-    sw.pktgen = std::make_unique<Pktgen>(*sw.driver, skbs_, config_.platform.pktgen);
+                                              [&sw](const Skb& skb) { sw.workload->free_skb(skb); });
+    sw.workload = std::make_unique<Pktgen>(*sw.driver, skbs_, config_.platform.pktgen);
     sw.enabled = config_.platform.pktgen.enabled;
     const DriverOptions& driver = config_.platform.driver;
     sw.cpu.run(&sw, driver.needs_cleanup_timer() ? ns_to_ps(driver.cleanup_timer_us * 1000) : 0);

@@ -5,6 +5,9 @@
 #include <systemc>
 #include <vector>
 
+#include "core/stats.h"
+#include "run/stats_json.h"
+
 // CMake defines these for this file only (CMakeLists.txt): the git hash changes with every
 // commit, and no other file should recompile for it.
 #ifndef PCISIM_VERSION
@@ -35,25 +38,53 @@ void record_command_line(int argc, char* argv[]) {
     command_line().assign(argv, argv + argc);
 }
 
-nlohmann::json provenance() {
-    // An argument that is not UTF-8 (a file name, say) must not make the output unwritable:
-    // its stray bytes are shown as U+FFFD.
+namespace {
+
+struct Provenance {
+    std::vector<std::string> command_line;
+};
+
+// Declared once: the "provenance" object and its rows in the metrics reference.
+const StatGroup<Provenance>& provenance_group() {
+    static const StatGroup<Provenance> g = [] {
+        StatGroup<Provenance> p;
+        p.stat("pcisim_version", "", "pcisim's version.",
+               [](const Provenance&) { return PCISIM_VERSION; })
+            .stat("git", "", "The commit the build was configured from (-dirty: with "
+                             "uncommitted changes; unknown outside a checkout).",
+                  [](const Provenance&) { return PCISIM_GIT; })
+            .stat("systemc_version", "", "The SystemC library's version.",
+                  [](const Provenance&) { return systemc_version(); })
+            .values("command_line", "", "The command, program name first; for run, without the "
+                    "options that only choose where outputs go (--json, --vcd, --trace, --pcap, "
+                    "-q; --window stays: a window past the run's end makes the run longer).",
+                    [](const Provenance& x) {
+                        return std::vector<StatValue>(x.command_line.begin(), x.command_line.end());
+                    });
+        return p;
+    }();
+    return g;
+}
+
+// An argument that is not UTF-8 (a file name, say) must not make the output unwritable: its
+// stray bytes are shown as U+FFFD.
+std::vector<std::string> shown_command_line() {
     std::vector<std::string> args;
     for (const auto& arg : command_line())
         args.push_back(nlohmann::json::parse(nlohmann::json(arg).dump(
                                                  -1, ' ', false,
                                                  nlohmann::json::error_handler_t::replace))
                            .get<std::string>());
-    return {{"pcisim_version", PCISIM_VERSION},
-            {"git", PCISIM_GIT},
-            {"systemc_version", systemc_version()},
-            {"command_line", args}};
+    return args;
 }
+
+}  // namespace
+
+nlohmann::json provenance() { return stats_json(provenance_group(), Provenance{shown_command_line()}); }
 
 nlohmann::json provenance_without(const std::vector<std::string>& output_options,
                                   const std::vector<std::string>& output_flags) {
-    nlohmann::json p = provenance();
-    const std::vector<std::string> all = p["command_line"];
+    const std::vector<std::string> all = shown_command_line();
     std::vector<std::string> kept;
     for (std::size_t i = 0; i < all.size(); ++i) {
         bool dropped =
@@ -69,20 +100,14 @@ nlohmann::json provenance_without(const std::vector<std::string>& output_options
         }
         if (!dropped) kept.push_back(all[i]);
     }
-    p["command_line"] = kept;
-    return p;
+    return stats_json(provenance_group(), Provenance{kept});
 }
 
 std::vector<MetricSpec> provenance_metrics() {
-    return {
-        {"provenance.pcisim_version", "", "pcisim's version."},
-        {"provenance.git", "", "The commit the build was configured from (-dirty: with "
-         "uncommitted changes; unknown outside a checkout)."},
-        {"provenance.systemc_version", "", "The SystemC library's version."},
-        {"provenance.command_line[]", "", "The command, program name first; for run, without "
-         "the options that only choose where outputs go (--json, --vcd, --trace, --pcap, -q; "
-         "--window stays: a window past the run's end makes the run longer)."},
-    };
+    std::vector<MetricSpec> rows;
+    for (const MetricSpec& m : provenance_group().metrics())
+        rows.push_back({"provenance." + m.key, m.unit, m.meaning});
+    return rows;
 }
 
 std::string version_line() {
