@@ -13,18 +13,27 @@
 
 using nlohmann::json;
 
-TEST_CASE("pcisim bench reports every figure per size and the start-up of a sweep point") {
+namespace {
+
+// `pcisim bench OPTIONS --json FILE`, which must succeed: its report.
+json bench_report(const std::string& options) {
     const char* bin = std::getenv("PCISIM_BINARY");
     REQUIRE(bin);
-    std::string out = "bench-test.json";
-    std::string cmd = std::string(bin) +
-                      " bench --case stock-60 --packets 1000,2000 --runs 1 --json " + out +
-                      " >/dev/null 2>&1";
+    const std::string out = "bench-test.json";
+    const std::string cmd =
+        std::string(bin) + " bench " + options + " --json " + out + " >/dev/null 2>&1";
     REQUIRE(std::system(cmd.c_str()) == 0);
     std::ifstream in(out);
     REQUIRE(in);
     json r = json::parse(in);
     std::remove(out.c_str());
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("pcisim bench reports every figure per size and the start-up of a sweep point") {
+    json r = bench_report("--case stock-60 --packets 1000,2000 --runs 1");
 
     REQUIRE(r["cases"].size() == 1);
     const json& c = r["cases"][0];
@@ -58,15 +67,8 @@ TEST_CASE("pcisim bench --against runs both builds in alternating pairs and give
     const char* bin = std::getenv("PCISIM_BINARY");
     REQUIRE(bin);
     // The build against itself: the report's shape, each pair's two runs and their order.
-    std::string out = "bench-against-test.json";
-    std::string cmd = std::string(bin) + " bench --against " + bin +
-                      " --case stock-60 --packets 1000 --pairs 2 --json " + out +
-                      " >/dev/null 2>&1";
-    REQUIRE(std::system(cmd.c_str()) == 0);
-    std::ifstream in(out);
-    REQUIRE(in);
-    json r = json::parse(in);
-    std::remove(out.c_str());
+    json r = bench_report(std::string("--against ") + bin +
+                          " --case stock-60 --packets 1000 --pairs 2");
     CHECK(r["packets"] == 1000);
     REQUIRE(r["cases"].size() == 1);
     const json& c = r["cases"][0];

@@ -246,32 +246,31 @@ std::vector<std::uint64_t> parse_sizes(const std::string& list) {
     return sizes;
 }
 
+bool selected(const std::vector<std::string>& only, const std::string& id) {
+    return only.empty() || std::find(only.begin(), only.end(), id) != only.end();
+}
+
+double load_average() {
+    double load[1] = {0};
+    getloadavg(load, 1);
+    return load[0];
+}
+
 // --against: the cases (all when none is named) of this build beside another's.
-int bench_against(const std::string& other, const std::vector<std::string>& only,
-                  std::uint64_t packets, unsigned pairs, const std::string& json_out,
-                  bool json_given) {
-    try {
-        BuildComparison c;
-        c.self = std::filesystem::read_symlink("/proc/self/exe").string();
-        c.other = other;
-        c.packets = packets;
-        c.pairs = pairs;
-        for (const auto& bench_case : standard_cases())
-            if (only.empty() || std::find(only.begin(), only.end(), bench_case.id) != only.end())
-                c.cases.push_back(bench_case.id);
-        double load[1] = {0};
-        getloadavg(load, 1);
-        json report = compare_builds(c);
-        report["load_average_1min"] = load[0];
-        report["provenance"] = provenance();
-        print_comparison(report, output::report_stream(json_out));
-        if (json_given)
-            output::write_output(json_out, output::json_text(report, 2, json_out) + "\n");
-        return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "pcisim bench: " << e.what() << "\n";
-        return 1;
-    }
+json against_report(const std::string& other, const std::vector<std::string>& only,
+                    std::uint64_t packets, unsigned pairs) {
+    BuildComparison c;
+    c.self = std::filesystem::read_symlink("/proc/self/exe").string();
+    c.other = other;
+    c.packets = packets;
+    c.pairs = pairs;
+    for (const auto& bench_case : standard_cases())
+        if (selected(only, bench_case.id)) c.cases.push_back(bench_case.id);
+    const double load = load_average();
+    json report = compare_builds(c);
+    report["load_average_1min"] = load;
+    report["provenance"] = provenance();
+    return report;
 }
 
 }  // namespace
@@ -330,20 +329,21 @@ int bench(const Args& args) {
         std::cerr << "pcisim bench: " << e.what() << "\n";
         return 2;
     }
-    if (!against.empty())
-        return bench_against(against, only, sizes.front(), pairs, json_out, json_given);
     try {
-        double load[1] = {0};
-        getloadavg(load, 1);
-        json report = {{"runs", runs},
-                       {"events", "sc_core::sc_delta_count() per frame: delta cycles"},
-                       {"load_average_1min", load[0]},
-                       {"cases", json::array()},
-                       {"provenance", provenance()}};
-        for (const auto& c : standard_cases())
-            if (only.empty() || std::find(only.begin(), only.end(), c.id) != only.end())
-                report["cases"].push_back(bench_case(c, sizes, runs));
-        print_table(report, output::report_stream(json_out));
+        json report;
+        if (!against.empty()) {
+            report = against_report(against, only, sizes.front(), pairs);
+            print_comparison(report, output::report_stream(json_out));
+        } else {
+            report = {{"runs", runs},
+                      {"events", "sc_core::sc_delta_count() per frame: delta cycles"},
+                      {"load_average_1min", load_average()},
+                      {"cases", json::array()},
+                      {"provenance", provenance()}};
+            for (const auto& c : standard_cases())
+                if (selected(only, c.id)) report["cases"].push_back(bench_case(c, sizes, runs));
+            print_table(report, output::report_stream(json_out));
+        }
         if (json_given)
             output::write_output(json_out, output::json_text(report, 2, json_out) + "\n");
         return 0;
