@@ -1,11 +1,19 @@
 #include "platform/cache_coherence.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace pcisim {
 
 using State = CpuCache::State;
 
 CacheCoherence::CacheCoherence(const CpuCacheConfig& config, unsigned cpus)
     : config_(config), counters_(cpus) {
+    // Lines of 32, 64 or 128 bytes (host.cache_line_bytes): a touch finds its lines by a shift.
+    while ((1u << line_shift_) < config.line_bytes) ++line_shift_;
+    if ((1u << line_shift_) != config.line_bytes)
+        throw std::invalid_argument("cache line of " + std::to_string(config.line_bytes) +
+                                    " bytes: expected a power of two");
     const unsigned caches = config.shared ? 1 : cpus;
     for (unsigned c = 0; c < caches; ++c) caches_.push_back(std::make_unique<CpuCache>(config));
 }
@@ -18,8 +26,8 @@ void CacheCoherence::reset_counters() {
 Picos CacheCoherence::touch(unsigned cpu, std::uint64_t addr, std::uint32_t bytes, bool write,
                             Picos at, LineUse use) {
     if (bytes == 0) return 0;
-    const std::uint64_t first = addr / config_.line_bytes;
-    const std::uint64_t last = (addr + bytes - 1) / config_.line_bytes;
+    const std::uint64_t first = addr >> line_shift_;
+    const std::uint64_t last = (addr + bytes - 1) >> line_shift_;
     Picos cost = 0;
     for (std::uint64_t n = first; n <= last; ++n) cost += touch_line(cpu, n, write, at, use);
     return cost;
@@ -42,7 +50,8 @@ void CacheCoherence::fill_sector(CpuCache& own, std::uint64_t line, Picos at) {
 Picos CacheCoherence::touch_line(unsigned cpu, std::uint64_t line, bool write, Picos at,
                                  LineUse use) {
     CpuCache& own = cache_of(cpu);
-    const State held = own.state(line);
+    // A line this cache holds is used now (one lookup for the common case, a hit).
+    const State held = own.use_if_held(line, write, at);
     // The other caches' copies: whether any, and whether one of them is dirty.
     bool others = false;
     bool dirty_elsewhere = false;
@@ -59,7 +68,6 @@ Picos CacheCoherence::touch_line(unsigned cpu, std::uint64_t line, bool write, P
         ++own.counters().hits;
         // A write to a line others may share (S, or O under MOESI) takes it from them.
         if (write && (held == State::Shared || held == State::Owned)) survey();
-        own.use(line, write, at);
         if (!others) return 0;
         for (auto& c : caches_)
             if (c.get() != &own) c->drop(line);

@@ -58,6 +58,7 @@ private:
     void fill_sector(CpuCache& own, std::uint64_t line, Picos at);
 
     CpuCacheConfig config_;
+    unsigned line_shift_ = 0;  // log2 of config_.line_bytes
     std::function<unsigned(std::uint64_t)> node_of_;
     unsigned nodes_ = 1;
     Picos hop_ = 0;

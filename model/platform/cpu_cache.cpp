@@ -85,16 +85,23 @@ CpuCache::State CpuCache::state(std::uint64_t n) const {
     return l ? l->state : State::Invalid;
 }
 
-void CpuCache::use(std::uint64_t n, bool write, Picos at) {
+CpuCache::State CpuCache::use_if_held(std::uint64_t n, bool write, Picos at) {
     Line* l = find(n);
-    l->last_use = ++use_clock_;
+    if (!l) return State::Invalid;
+    const State before = l->state;
+    use_line(*l, write, at);
+    return before;
+}
+
+void CpuCache::use_line(Line& l, bool write, Picos at) {
+    l.last_use = ++use_clock_;
     if (!write) return;
     // A write dirties a clean line from now on; a line already modified stays so since then.
-    if (!dirty(*l)) {
-        l->modified_since = at;
-        l->modified_until = kNever;
+    if (!dirty(l)) {
+        l.modified_since = at;
+        l.modified_until = kNever;
     }
-    l->state = State::Modified;
+    l.state = State::Modified;
 }
 
 void CpuCache::fill(std::uint64_t n, State state, Picos at) {

@@ -66,8 +66,9 @@ public:
 
     // What the coherence domain asks and changes, by line number (addr / line_bytes).
     State state(std::uint64_t line_number) const;
-    // The CPU uses a line it holds (LRU order; a write makes it M, dirty since `at`).
-    void use(std::uint64_t line_number, bool write, Picos at);
+    // The CPU uses the line if it holds it (LRU order; a write makes it M, dirty since `at`):
+    // its state before, or Invalid (and nothing done) when it does not hold it.
+    State use_if_held(std::uint64_t line_number, bool write, Picos at);
     // The line comes in (the set's LRU victim goes out) in `state`, dirty since `at` if M.
     void fill(std::uint64_t line_number, State state, Picos at);
     // Another CPU read the line: M becomes S (MESI: written back by the transfer, at `at`) or O
@@ -94,6 +95,7 @@ private:
         std::uint64_t last_use = 0;    // LRU order
     };
     Line* find(std::uint64_t line_number);
+    void use_line(Line& line, bool write, Picos at);
     const Line* find(std::uint64_t line_number) const;
     bool modified(const Line& l, Picos at) const {
         return l.modified_since <= at && at <= l.modified_until;

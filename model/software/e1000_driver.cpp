@@ -93,13 +93,13 @@ Cpu& E1000Driver::cpu() { return Cpu::current(); }
 E1000Driver::E1000Driver(const DriverOptions& options, std::uint64_t bar,
                          std::uint64_t ring_base, std::function<void(const Skb&)> free_skb,
                          std::function<std::uint64_t(std::uint32_t)> static_buffer)
-    : options_(options),
+    : tx_lock_(ring_base + 16ull * options.ring_size, LineUse::RingState),
+      options_(options),
       bar_(bar),
       ring_base_(ring_base),
       free_skb_(std::move(free_skb)),
       static_buffer_(std::move(static_buffer)),
-      buffer_info_(options.ring_size),
-      tx_lock_(ring_base + 16ull * options.ring_size, LineUse::RingState) {}
+      buffer_info_(options.ring_size) {}
 
 std::uint32_t E1000Driver::max_data_per_descriptor(std::uint32_t tso_mss) {
     return tso_mss ? std::min(kMaxDataPerDescriptor, tso_mss << 2) : kMaxDataPerDescriptor;

@@ -34,6 +34,7 @@ SkbPool::SkbPool(std::uint64_t base, std::uint64_t bytes, unsigned cache_line_by
         structs_.push_back(r.end);
         return static_cast<int>(structs_.size() - 1);
     });
+    struct_cache_->count_batches_into(&slab_batches_);
 }
 
 std::uint64_t SkbPool::carve(std::uint32_t bytes, std::uint32_t align) {
@@ -65,6 +66,7 @@ SlabCache& SkbPool::data_cache(std::uint32_t size) {
             return static_cast<int>(slots_.size() - 1);
         });
         c->use_shared_array(shared_arrays_);
+        c->count_batches_into(&slab_batches_);
     }
     return *c;
 }
@@ -108,13 +110,6 @@ bool SkbPool::release(const Skb& skb, const void* cpu) {
     struct_cache_->free(struct_of_slot_[skb.id], cpu);
     --in_use_;
     return true;
-}
-
-std::uint64_t SkbPool::slab_batches() const {
-    std::uint64_t n = struct_cache_->counters().refills + struct_cache_->counters().flushes;
-    for (const auto& c : data_caches_)
-        if (c) n += c->counters().refills + c->counters().flushes;
-    return n;
 }
 
 }  // namespace pcisim

@@ -49,6 +49,9 @@ public:
 
     // Buffers live in [base, base + bytes) of host memory.
     SkbPool(std::uint64_t base, std::uint64_t bytes, unsigned cache_line_bytes);
+    // Its caches count their batches into it (slab_batches_): it stays where it was made.
+    SkbPool(const SkbPool&) = delete;
+    SkbPool& operator=(const SkbPool&) = delete;
 
     // NUMA: the region splits into the memory nodes' parts (node n from n * node_bytes on);
     // before the first allocation.
@@ -69,7 +72,7 @@ public:
     // (at least a cache line).
     std::uint64_t carve(std::uint32_t bytes, std::uint32_t align = 0);
     // Batches between the per-CPU arrays and the slab lists, over all caches.
-    std::uint64_t slab_batches() const;
+    std::uint64_t slab_batches() const { return slab_batches_; }
 
     // The size class (kmalloc cache) of alloc_skb(alloc_bytes)'s data buffer, with lines of
     // `line` bytes (SKB_DATA_ALIGN aligns to the CPU's cache line); where its
@@ -95,6 +98,7 @@ private:
     std::vector<int> struct_of_slot_;              // the sk_buff a buffer was allocated with
     std::size_t in_use_ = 0;
     bool shared_arrays_ = false;
+    std::uint64_t slab_batches_ = 0;  // every cache's refills and flushes
 };
 
 }  // namespace pcisim

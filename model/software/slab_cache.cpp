@@ -30,12 +30,20 @@ SlabCache::SlabCache(std::uint32_t object_bytes, std::function<int()> grow)
       batch_((limit_ + 1) / 2),
       grow_(std::move(grow)) {}
 
+std::vector<int>& SlabCache::array_of(const void* cpu) {
+    for (auto& [owner, array] : arrays_)
+        if (owner == cpu) return array;
+    arrays_.emplace_back(cpu, std::vector<int>{});
+    return arrays_.back().second;
+}
+
 int SlabCache::allocate(const void* cpu) {
-    std::vector<int>& array = arrays_[cpu];
+    std::vector<int>& array = array_of(cpu);
     if (array.empty()) {
         // cache_alloc_refill: a batch from the shared array (SMP), else from the slab lists,
         // growing the cache when they are empty.
         ++counters_.refills;
+        if (batch_total_) ++*batch_total_;
         if (!shared_.empty()) {
             const std::size_t n = std::min<std::size_t>(batch_, shared_.size());
             array.insert(array.end(), shared_.end() - static_cast<std::ptrdiff_t>(n), shared_.end());
@@ -61,11 +69,12 @@ int SlabCache::allocate(const void* cpu) {
 }
 
 void SlabCache::free(int object, const void* cpu) {
-    std::vector<int>& array = arrays_[cpu];
+    std::vector<int>& array = array_of(cpu);
     if (array.size() >= limit_) {
         // cache_flusharray: the oldest batchcount objects go to the shared array while it has
         // room (SMP), else back to the slab lists.
         ++counters_.flushes;
+        if (batch_total_) ++*batch_total_;
         if (shared_.size() + batch_ <= shared_limit_)
             shared_.insert(shared_.end(), array.begin(), array.begin() + batch_);
         else

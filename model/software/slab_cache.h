@@ -11,7 +11,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace pcisim {
@@ -43,6 +43,8 @@ public:
         std::uint64_t refills = 0, flushes = 0;  // batches moved to or from the slab lists
     };
     const Counters& counters() const { return counters_; }
+    // Also counts every batch into `*total` (the pool's sum over its caches), from now on.
+    void count_batches_into(std::uint64_t* total) { batch_total_ = total; }
 
 private:
     std::uint32_t object_bytes_;
@@ -50,9 +52,12 @@ private:
     unsigned shared_limit_ = 0;
     std::vector<int> shared_;  // the shared array, top = most recently flushed
     std::function<int()> grow_;
-    std::unordered_map<const void*, std::vector<int>> arrays_;  // per CPU, top = hottest
+    std::vector<int>& array_of(const void* cpu);
+    // Per CPU (a few: found by a look along the list), top = hottest.
+    std::vector<std::pair<const void*, std::vector<int>>> arrays_;
     std::vector<int> lists_;                                    // free objects in the slabs
     Counters counters_;
+    std::uint64_t* batch_total_ = nullptr;
 };
 
 }  // namespace pcisim

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -24,6 +25,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "tools/cli/bench_against.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/provenance.h"
 #include "tools/cli/numeric_options.h"
@@ -244,15 +246,44 @@ std::vector<std::uint64_t> parse_sizes(const std::string& list) {
     return sizes;
 }
 
+bool selected(const std::vector<std::string>& only, const std::string& id) {
+    return only.empty() || std::find(only.begin(), only.end(), id) != only.end();
+}
+
+double load_average() {
+    double load[1] = {0};
+    getloadavg(load, 1);
+    return load[0];
+}
+
+// --against: the cases (all when none is named) of this build beside another's.
+json against_report(const std::string& other, const std::vector<std::string>& only,
+                    std::uint64_t packets, unsigned pairs) {
+    BuildComparison c;
+    c.self = std::filesystem::read_symlink("/proc/self/exe").string();
+    c.other = other;
+    c.packets = packets;
+    c.pairs = pairs;
+    for (const auto& bench_case : standard_cases())
+        if (selected(only, bench_case.id)) c.cases.push_back(bench_case.id);
+    const double load = load_average();
+    json report = compare_builds(c);
+    report["load_average_1min"] = load;
+    report["provenance"] = provenance();
+    return report;
+}
+
 }  // namespace
 
 int bench(const Args& args) {
-    std::string json_out, packets = "1e4,1e5,1e6", runs_text = "3";
+    std::string json_out, packets = "1e4,1e5,1e6", runs_text = "3", against, pairs_text = "5";
     bool json_given = false;
     std::vector<std::string> only;
     unsigned runs = 3;
     po::options_description opts(
-        "pcisim bench [--case ID ...] [--packets N1,N2,...] [--runs R] [--json OUT]");
+        "pcisim bench [--case ID ...] [--packets N1,N2,...] [--runs R] [--json OUT]\n"
+        "pcisim bench --against OTHER_PCISIM [--case ID ...] [--packets N] [--pairs P] "
+        "[--json OUT]");
     opts.add_options()("help,h", "this help")(
         "case", po::value<std::vector<std::string>>(&only)->composing(),
         "only this case (stock-60, fastest-60, stock-1500, two-port-60); repeatable")(
@@ -261,8 +292,14 @@ int bench(const Args& args) {
         "runs", po::value<std::string>(&runs_text),
         "runs per measurement, 1 to 1000; figures are medians (3)")(
         "json", po::value<std::string>(&json_out),
-        "also write the results as JSON ('-': to stdout, the table then to stderr)");
+        "also write the results as JSON ('-': to stdout, the table then to stderr)")(
+        "against", po::value<std::string>(&against),
+        "another pcisim binary: run both builds' cases in turn and print the CPU-time ratio "
+        "per case (this over the other) with its spread; one --packets count (default 1e5)")(
+        "pairs", po::value<std::string>(&pairs_text),
+        "with --against: alternating pairs of runs per case, 1 to 1000 (5)");
     std::vector<std::uint64_t> sizes;
+    unsigned pairs = 5;
     try {
         po::variables_map vm;
         if (!parse_options(args, opts, vm)) return 0;
@@ -270,8 +307,19 @@ int bench(const Args& args) {
         std::vector<output::OutputFile> outputs;
         if (json_given) outputs.push_back({"--json", json_out});
         output::check_outputs(outputs, scenario_tree_files());
+        if (!against.empty() && !vm.count("packets")) packets = "1e5";
         sizes = parse_sizes(packets);
         runs = static_cast<unsigned>(parse_count("--runs", runs_text, 1, 1000));
+        pairs = static_cast<unsigned>(parse_count("--pairs", pairs_text, 1, 1000));
+        if (vm.count("pairs") && against.empty())
+            throw po::error("--pairs " + pairs_text + " needs --against");
+        if (vm.count("against")) {
+            if (against.empty() || access(against.c_str(), X_OK) != 0)
+                throw po::error("--against '" + against + "' is not an executable file; "
+                                "expected the path of another pcisim binary");
+            if (sizes.size() != 1)
+                throw po::error("--packets " + packets + " with --against: expected one count");
+        }
         for (const auto& id : only) {
             const auto& all = standard_cases();
             if (std::none_of(all.begin(), all.end(), [&](const BenchCase& c) { return id == c.id; }))
@@ -282,17 +330,20 @@ int bench(const Args& args) {
         return 2;
     }
     try {
-        double load[1] = {0};
-        getloadavg(load, 1);
-        json report = {{"runs", runs},
-                       {"events", "sc_core::sc_delta_count() per frame: delta cycles"},
-                       {"load_average_1min", load[0]},
-                       {"cases", json::array()},
-                       {"provenance", provenance()}};
-        for (const auto& c : standard_cases())
-            if (only.empty() || std::find(only.begin(), only.end(), c.id) != only.end())
-                report["cases"].push_back(bench_case(c, sizes, runs));
-        print_table(report, output::report_stream(json_out));
+        json report;
+        if (!against.empty()) {
+            report = against_report(against, only, sizes.front(), pairs);
+            print_comparison(report, output::report_stream(json_out));
+        } else {
+            report = {{"runs", runs},
+                      {"events", "sc_core::sc_delta_count() per frame: delta cycles"},
+                      {"load_average_1min", load_average()},
+                      {"cases", json::array()},
+                      {"provenance", provenance()}};
+            for (const auto& c : standard_cases())
+                if (selected(only, c.id)) report["cases"].push_back(bench_case(c, sizes, runs));
+            print_table(report, output::report_stream(json_out));
+        }
         if (json_given)
             output::write_output(json_out, output::json_text(report, 2, json_out) + "\n");
         return 0;

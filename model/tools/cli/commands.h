@@ -25,6 +25,7 @@ int fit(const Args& args);
 //                [--trace FILE]
 int explain(const Args& args);
 // pcisim bench [--case ID ...] [--packets N1,N2,...] [--runs R] [--json OUT]
+// pcisim bench --against OTHER_PCISIM [--case ID ...] [--packets N] [--pairs P] [--json OUT]
 int bench(const Args& args);
 
 // Prints every problem of a scenario error to stderr, one line each.
