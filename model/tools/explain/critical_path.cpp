@@ -312,9 +312,10 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     return out;
 }
 
-std::string explain_text(const json& x) {
-    std::ostringstream o;
-    o << std::fixed << std::setprecision(1);
+namespace {
+
+// The bus, the window, the period and, for a TCP stream, what its packets are.
+void print_period(std::ostream& o, const json& x) {
     const json& bus = x["bus"];
     double s = x["packet_size"].get<double>();
     o << "bus " << bus["kind"].get<std::string>() << " " << bus["width_bits"] << "/"
@@ -341,16 +342,12 @@ std::string explain_text(const json& x) {
           << " B, largest " << x["wire_frames"]["largest_bytes"].get<double>() << " B\n";
     }
     o << "\n";
+}
 
+// The resources, the far-end receiver of a TCP stream, the limiter and the next bottleneck.
+void print_limiter(std::ostream& o, const json& x) {
     o << "resources, busy per packet:\n";
-    for (const auto& r : x["resources"]) {
-        o << "  " << std::left << std::setw(40) << r["name"].get<std::string>() << std::right
-          << std::setw(9) << r["busy_ns_per_packet"].get<double>() << " ns  " << std::setw(5)
-          << 100 * r["busy_fraction"].get<double>() << " %   alone: " << std::setprecision(0);
-        if (r["pps_if_alone"].is_null()) o << "no limit\n";
-        else o << r["pps_if_alone"].get<double>() << " pps\n";
-        o << std::setprecision(1);
-    }
+    print_resources(o, x["resources"], "busy_ns_per_packet", "pps_if_alone", "pps");
     // The far end, for a TCP stream: not per packet of this window but of the run's.
     bool receiver_limits = false;
     if (x.contains("tcp") && x["tcp"].contains("receiver")) {
@@ -372,7 +369,10 @@ std::string explain_text(const json& x) {
     if (x.contains("wire_frames") && x["wire_frames"].contains("limiter_note"))
         o << "; " << x["wire_frames"]["limiter_note"].get<std::string>();
     o << "\nnext bottleneck: " << x["next_bottleneck_name"].get<std::string>() << "\n\n";
+}
 
+// The limiting resource's period by part, and k by mechanism.
+void print_decomposition(std::ostream& o, const json& x) {
     const json& d = x["decomposition"];
     o << "one period, decomposed (" << d["resource"].get<std::string>() << "), per packet:\n";
     for (const auto& p : d["parts"]) {
@@ -389,25 +389,25 @@ std::string explain_text(const json& x) {
     for (const auto& p : x["k_by_mechanism"])
         o << "  " << std::left << std::setw(76) << p["mechanism"].get<std::string>() << std::right
           << std::setw(8) << p["byte_times"].get<double>() << "\n";
+}
 
-    if (x.contains("host_data") && !x["host_data"].is_null()) {
-        const json& h = x["host_data"];
-        o << "\nwhere the bytes are, per packet (CPU time; the snoop's on the DMA read):\n"
-          << std::setprecision(2) << "  cache misses         " << std::setw(7)
-          << h["cache_misses_per_packet"].get<double>() << "  " << std::setprecision(1)
-          << std::setw(8) << h["cache_miss_ns_per_packet"].get<double>() << " ns\n"
-          << std::setprecision(2) << "  slab refills/flushes " << std::setw(7)
-          << h["slab_batches_per_packet"].get<double>() << "  " << std::setprecision(1)
-          << std::setw(8) << h["slab_batch_ns_per_packet"].get<double>() << " ns\n"
-          << std::setprecision(2) << "  snoop hits           " << std::setw(7)
-          << h["snoop_hits_per_packet"].get<double>() << "  " << std::setprecision(1)
-          << std::setw(8) << h["snoop_extra_ns_per_packet"].get<double>()
-          << " ns beyond the memory latency\n";
-    }
+// Where the bytes are (the host's caches and slab, the snoop on the DMA read).
+void print_host_data(std::ostream& o, const json& h) {
+    o << "\nwhere the bytes are, per packet (CPU time; the snoop's on the DMA read):\n"
+      << std::setprecision(2) << "  cache misses         " << std::setw(7)
+      << h["cache_misses_per_packet"].get<double>() << "  " << std::setprecision(1)
+      << std::setw(8) << h["cache_miss_ns_per_packet"].get<double>() << " ns\n"
+      << std::setprecision(2) << "  slab refills/flushes " << std::setw(7)
+      << h["slab_batches_per_packet"].get<double>() << "  " << std::setprecision(1)
+      << std::setw(8) << h["slab_batch_ns_per_packet"].get<double>() << " ns\n"
+      << std::setprecision(2) << "  snoop hits           " << std::setw(7)
+      << h["snoop_hits_per_packet"].get<double>() << "  " << std::setprecision(1)
+      << std::setw(8) << h["snoop_extra_ns_per_packet"].get<double>()
+      << " ns beyond the memory latency\n";
+}
 
-    if (x.contains("cpus")) print_cpu_placement(o, x["cpus"]);
-
-    const json& t = x["timeline"];
+// The representative packet's engine period, entry by entry.
+void print_timeline(std::ostream& o, const json& t) {
     o << "\ntimeline of packet " << t["packet"] << " (one engine period of "
       << t["period_ns"].get<double>() << " ns from its data read at " << std::setprecision(3)
       << t["start_us"].get<double>() << " us):\n" << std::setprecision(1);
@@ -415,6 +415,19 @@ std::string explain_text(const json& x) {
     for (const auto& e : t["entries"])
         o << "  " << std::setw(9) << e["t_ns"].get<double>() << std::setw(9) << e["dur_ns"].get<double>()
           << "  " << e["track"].get<std::string>() << ": " << e["what"].get<std::string>() << "\n";
+}
+
+}  // namespace
+
+std::string explain_text(const json& x) {
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(1);
+    print_period(o, x);
+    print_limiter(o, x);
+    print_decomposition(o, x);
+    if (x.contains("host_data") && !x["host_data"].is_null()) print_host_data(o, x["host_data"]);
+    if (x.contains("cpus")) print_cpu_placement(o, x["cpus"]);
+    print_timeline(o, x["timeline"]);
     return o.str();
 }
 

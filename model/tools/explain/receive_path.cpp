@@ -357,14 +357,7 @@ std::string explain_receive_text(const json& x) {
           << r["missed_by_cause"]["no_descriptor"] << " no_descriptor)";
     }
     o << "\n\nresources, busy per received frame:\n";
-    for (const auto& r : x["resources"]) {
-        o << "  " << std::left << std::setw(40) << r["name"].get<std::string>() << std::right
-          << std::setw(9) << r["busy_ns_per_frame"].get<double>() << " ns  " << std::setw(5)
-          << 100 * r["busy_fraction"].get<double>() << " %   alone: " << std::setprecision(0);
-        if (r["fps_if_alone"].is_null()) o << "no limit\n";
-        else o << r["fps_if_alone"].get<double>() << " frames/s\n";
-        o << std::setprecision(1);
-    }
+    print_resources(o, x["resources"], "busy_ns_per_frame", "fps_if_alone", "frames/s");
     o << "limited by: " << x["limiter_name"].get<std::string>()
       << "\nnext bottleneck: " << x["next_bottleneck_name"].get<std::string>() << "\n";
 

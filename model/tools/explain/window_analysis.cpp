@@ -1,6 +1,7 @@
 #include "tools/explain/window_analysis.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <sstream>
 
 #include "tools/explain/nic_bus_spans.h"
@@ -79,6 +80,18 @@ WindowAnalysis analyse_window(const Recording& rec, const AnalysedSpan& span, Di
         {"parts", {{d.engine_resource.key, w.engine.parts}, {"cpu", d.cpu.parts}, {"wire", d.wire_parts}}},
     };
     return w;
+}
+
+void print_resources(std::ostream& o, const json& resources, const char* busy_key,
+                     const char* rate_key, const char* rate_unit) {
+    for (const auto& r : resources) {
+        o << "  " << std::left << std::setw(40) << r["name"].get<std::string>() << std::right
+          << std::setw(9) << r[busy_key].get<double>() << " ns  " << std::setw(5)
+          << 100 * r["busy_fraction"].get<double>() << " %   alone: " << std::setprecision(0);
+        if (r[rate_key].is_null()) o << "no limit\n";
+        else o << r[rate_key].get<double>() << " " << rate_unit << "\n";
+        o << std::setprecision(1);
+    }
 }
 
 std::string transaction_text(const BusTransaction& t, const BusInfo& bus) {

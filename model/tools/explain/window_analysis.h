@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -93,6 +94,11 @@ struct WindowAnalysis {
 // names the limiter; `measured_pps` is the run's rate of the followed port (0: unknown).
 WindowAnalysis analyse_window(const Recording& rec, const AnalysedSpan& span, Direction direction,
                               double measured_pps);
+
+// The resources of a report, one a line: name, busy ns per unit (`busy_key`), busy fraction and
+// the rate alone (`rate_key`, in `rate_unit`).
+void print_resources(std::ostream& o, const nlohmann::json& resources, const char* busy_key,
+                     const char* rate_key, const char* rate_unit);
 
 // One bus transaction in a line: master, command, termination, bytes, clocks.
 std::string transaction_text(const BusTransaction& t, const BusInfo& bus);
