@@ -60,7 +60,8 @@ TEST_CASE("plots/regenerate draws a sweep and its fits headless", "[plots]") {
     CHECK(figures_written(out));
 }
 
-TEST_CASE("plots/regenerate draws the errors and the variants from validate's JSON", "[plots]") {
+TEST_CASE("plots/regenerate draws the errors, the variants and the SMP points from validate's "
+          "JSON", "[plots]") {
     TempDir tmp;
     write_sweep(tmp.path / "sweep.csv");
     // A stock check on a measured curve and a variant curve, as 'pcisim validate --json' has them.
@@ -75,7 +76,10 @@ TEST_CASE("plots/regenerate draws the errors and the variants from validate's JS
            "note": "", "known_miss": ""},
           {"case": "v", "tier": "variants", "kind": "curve", "scenario": "s", "size": 64,
            "measured": 500000, "simulated": 440000, "error": -12.0, "unit": "pps", "ok": false,
-           "note": "", "known_miss": "docs/calibration.md"}]})";
+           "note": "", "known_miss": "docs/calibration.md"},
+          {"case": "w", "tier": "smp", "kind": "point", "scenario": "s", "size": 60,
+           "measured": 600000, "simulated": 610000, "error": 1.7, "unit": "pps", "ok": true,
+           "note": "the cleanup timer on the other CPU", "known_miss": ""}]})";
     }
     fs::path out = tmp.path / "figures";
     CHECK(run("/usr/bin/python3 " + kSource + "/plots/regenerate --sweep " +
@@ -83,6 +87,7 @@ TEST_CASE("plots/regenerate draws the errors and the variants from validate's JS
               (tmp.path / "validation.json").string() + " --out " + out.string()) == 0);
     CHECK(figures_written(out));
     CHECK(fs::exists(out / "variants_vs_measured.png"));
+    CHECK(fs::exists(out / "smp_vs_measured.png"));
 }
 
 TEST_CASE("plots/regenerate works without fits and rejects a missing column", "[plots]") {

@@ -1,12 +1,16 @@
 #include "tools/cli/bench_against.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
+#include <iterator>
 #include <ostream>
 #include <stdexcept>
 
@@ -16,14 +20,12 @@ namespace {
 
 struct Outcome {
     int status = 0;
-    std::string out, err;
+    std::string err;
 };
 
-// `binary` with `args`, its standard output and error captured (error through a temporary
-// file, so that neither pipe can fill while the other is read).
+// `binary` with `args`, its standard output dropped and its standard error kept (through a
+// temporary file: nothing to read while it runs).
 Outcome run_binary(const std::string& binary, const std::vector<std::string>& args) {
-    int out_pipe[2];
-    if (pipe(out_pipe) != 0) throw std::runtime_error("bench: cannot create a pipe");
     std::FILE* err_file = std::tmpfile();
     if (!err_file) throw std::runtime_error("bench: cannot create a temporary file");
     std::vector<char*> argv;
@@ -33,39 +35,42 @@ Outcome run_binary(const std::string& binary, const std::vector<std::string>& ar
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("bench: fork failed");
     if (pid == 0) {
-        dup2(out_pipe[1], STDOUT_FILENO);
+        const int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
         dup2(fileno(err_file), STDERR_FILENO);
-        close(out_pipe[0]);
-        close(out_pipe[1]);
         execv(binary.c_str(), argv.data());
         _exit(127);
     }
-    close(out_pipe[1]);
     Outcome o;
-    char buf[4096];
-    for (ssize_t n; (n = read(out_pipe[0], buf, sizeof buf)) > 0;) o.out.append(buf, static_cast<std::size_t>(n));
-    close(out_pipe[0]);
     waitpid(pid, &o.status, 0);
     std::rewind(err_file);
+    char buf[4096];
     for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, err_file)) > 0;) o.err.append(buf, n);
     std::fclose(err_file);
     return o;
 }
 
-// One bench run of `binary` on `id`: the simulation child's figures for `packets` frames.
+// One bench run of `binary` on `id`: the simulation child's figures for `packets` frames.  The
+// JSON goes to a file of a fresh directory, which every pcisim with a bench takes (older ones
+// have no '-' for standard output).
 nlohmann::json bench_once(const std::string& binary, const std::string& id, std::uint64_t packets) {
+    char dir_template[] = "/tmp/pcisim-bench-XXXXXX";
+    if (!mkdtemp(dir_template)) throw std::runtime_error("bench: cannot create a directory in /tmp");
+    const std::filesystem::path dir = dir_template, report_file = dir / "bench.json";
     Outcome o = run_binary(binary, {"bench", "--case", id, "--packets", std::to_string(packets),
-                                    "--runs", "1", "--json", "-"});
+                                    "--runs", "1", "--json", report_file.string()});
+    std::ifstream in(report_file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove_all(dir);
     if (!WIFEXITED(o.status) || WEXITSTATUS(o.status) != 0)
         throw std::runtime_error("bench --against: " + binary + " bench --case " + id +
                                  " failed (status " + std::to_string(o.status) + "): " + o.err);
     try {
-        const nlohmann::json report = nlohmann::json::parse(o.out);
+        const nlohmann::json report = nlohmann::json::parse(text);
         return report.at("cases").at(0).at("sizes").at(0);
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error("bench --against: " + binary + " bench --case " + id +
-                                 " gave no benchmark JSON on its standard output (" + e.what() +
-                                 ")");
+                                 " wrote no benchmark JSON (" + e.what() + ")");
     }
 }
 

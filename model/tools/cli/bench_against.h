@@ -1,6 +1,6 @@
 // pcisim bench --against OTHER: this build's benchmark cases beside another build's, run in
 // turn on the same machine, so that the comparison holds when the machine is shared and its
-// speed drifts.  Each pair runs `bench --case C --packets N --runs 1 --json -` of both builds,
+// speed drifts.  Each pair runs `bench --case C --packets N --runs 1 --json FILE` of both builds,
 // one after the other (the order alternates from pair to pair), and takes the CPU time of the
 // simulation child each reports; the figure per case is the median of the pairs' ratios, with
 // their spread.
