@@ -268,7 +268,7 @@ json timeline(const Recording& rec, const std::vector<StepInterval>& steps, cons
         entries.push_back({{"t_ns", ns(s) - ns(t0)}, {"dur_ns", ns(e - s)}, {"track", track},
                            {"what", what}, {"byte_times", ns(e - s) * bus.bytes_per_s() / 1e9}});
     };
-    for (const auto& s : sweep(engine_spans(rec, steps), kEngineChannels, t0, t1, engine_label))
+    for (const auto& s : sweep_spans(engine_spans(rec, steps), kEngineChannels, t0, t1, engine_label))
         entry(s.start, s.end, "critical path (NIC engine)", engine_text(s.label));
     for (const auto& t : rec.transactions())
         if (t.end > t0 && t.start < t1) entry(t.start, t.end, "bus", transaction_detail(t, bus));

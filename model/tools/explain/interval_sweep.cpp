@@ -5,8 +5,8 @@
 
 namespace pcisim {
 
-std::vector<Segment> sweep(const std::vector<Span>& spans, int channels, Picos a, Picos b,
-                           const std::function<int(const std::vector<int>&)>& classify) {
+std::vector<Segment> sweep_spans(const std::vector<Span>& spans, int channels, Picos a, Picos b,
+                                 const std::function<int(const std::vector<int>&)>& classify) {
     std::vector<std::tuple<Picos, int, int>> edges;  // time, +1/-1, channel
     for (const auto& s : spans) {
         if (s.end <= s.start) continue;

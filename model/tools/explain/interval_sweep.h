@@ -22,8 +22,8 @@ struct Segment {
 
 // Cuts [a, b) at every span edge and labels each piece by the spans active over it
 // (`classify` gets the count of active spans per channel); equal neighbours are merged.
-std::vector<Segment> sweep(const std::vector<Span>& spans, int channels, Picos a, Picos b,
-                           const std::function<int(const std::vector<int>&)>& classify);
+std::vector<Segment> sweep_spans(const std::vector<Span>& spans, int channels, Picos a, Picos b,
+                                 const std::function<int(const std::vector<int>&)>& classify);
 
 // The first channel with an active span, or the channel count when none is.
 int first_active(const std::vector<int>& on);

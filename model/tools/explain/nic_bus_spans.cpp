@@ -60,7 +60,7 @@ Picos bus_busy_time(const Recording& rec, Picos a, Picos b) {
     std::vector<Span> all_bus;
     for (const auto& t : rec.transactions()) all_bus.push_back({t.start, t.end, 0});
     Picos busy = 0;
-    for (const auto& s : sweep(all_bus, 1, a, b, first_active))
+    for (const auto& s : sweep_spans(all_bus, 1, a, b, first_active))
         if (s.label == 0) busy += s.end - s.start;
     return busy;
 }

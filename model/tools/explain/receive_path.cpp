@@ -166,7 +166,7 @@ WireTime wire_time(const Recording& rec, const std::vector<StepInterval>& steps,
             wire_spans.push_back({s.start, s.end, part});
         }
     WireTime w{json::array(), 0};
-    for (const auto& [label, total] : totals(sweep(wire_spans, wIdle, span.a, span.b, first_active))) {
+    for (const auto& [label, total] : totals(sweep_spans(wire_spans, wIdle, span.a, span.b, first_active))) {
         double v = span.per_unit(total);
         w.parts.push_back({{"step", kWireParts[label]}, {"ns", v}, {"byte_times", span.byte_times(v)}});
     }

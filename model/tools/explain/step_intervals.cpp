@@ -56,7 +56,7 @@ StepParts module_step_parts(const std::vector<StepInterval>& steps, const std::s
     const int none = static_cast<int>(order.size());
     StepParts out{nlohmann::json::array(), 0};
     for (const auto& [label, total] :
-         totals(sweep(module_spans(steps, module, order), none, a, b, first_active))) {
+         totals(sweep_spans(module_spans(steps, module, order), none, a, b, first_active))) {
         const double ns = static_cast<double>(total) * 1e-3 / units;
         out.parts.push_back({{"step", names[label]}, {"ns", ns}, {"byte_times", ns * bytes_per_s / 1e9}});
         if (label == none) out.none = total;

@@ -19,7 +19,7 @@ namespace {
 // Each label's time per unit, step by step in the order of one unit.
 EngineParts decompose_engine(const EngineTables& e, const std::vector<Span>& spans,
                              const AnalysedSpan& span) {
-    EngineParts out{json::array(), totals(sweep(spans, e.channels, span.a, span.b, e.label)),
+    EngineParts out{json::array(), totals(sweep_spans(spans, e.channels, span.a, span.b, e.label)),
                     std::vector<Picos>(e.idle + 1, 0), std::vector<Picos>(e.mechanisms, 0)};
     for (int step : e.unit_order) {
         for (int m = 0; m < e.mechanisms; ++m) {
