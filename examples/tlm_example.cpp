@@ -155,7 +155,7 @@ int sc_main(int argc, char* argv[]) {
             throw std::runtime_error(bursts + "; no rate the port sustains can be read from this "
                                      "window (a ring that stopped, or bursts: a longer --time-us)");
         double pps = (frames - 1) / (ps_to_us(window.last - window.first) * 1e-6);
-        std::cout << "e1000 " << config.platform.topology.nics.front().params.model << " over TLM-2.0 (router "
+        std::cout << "e1000 " << config.platform.topology.nics.front().spec->model() << " over TLM-2.0 (router "
                   << o.router_ns << " ns, register access " << o.register_ns << " ns, memory "
                   << ps_to_ns(config.platform.host.memory_latency_ps) << " ns, " << o.timing
                   << " timing";

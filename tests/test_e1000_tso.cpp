@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "e1000/e1000.h"
+#include "e1000/e1000_family.h"
 #include "platform/bridge_face.h"
 #include "platform/cpu.h"
 #include "platform/host_bridge.h"
@@ -111,7 +112,7 @@ struct Sender : CpuSoftware {
 
 struct WireFrame {
     std::vector<std::uint8_t> bytes;
-    e1000::FrameTimeline times;
+    FrameTimeline times;
 };
 
 // A CPU, host bridge, bus and NIC as the athlon 64/66 scenario builds them (no bridges), with
@@ -140,10 +141,10 @@ struct Rig {
           cpu("cpu", config.cpu, host, memory) {
         REQUIRE(config.bridges.empty());
         host.bind_mmio(face, config.host.mmio_down_ps, config.host.mmio_up_ps);
-        nic = std::make_unique<E1000>("nic", config.topology.nics.at(0).params, bus, memory, kBar,
+        nic = std::make_unique<E1000>("nic", e1000::params_of(*config.topology.nics.at(0).spec), bus, memory, kBar,
                                       std::vector<InterruptSink*>{&cpu, nullptr});
         nic->set_frame_timeline_observer(
-            [this](unsigned, const std::uint8_t* f, unsigned len, const e1000::FrameTimeline& t) {
+            [this](unsigned, const std::uint8_t* f, unsigned len, const FrameTimeline& t) {
                 wire.push_back({std::vector<std::uint8_t>(f, f + len), t});
             });
         driver = std::make_unique<E1000Driver>(config.driver, kBar, kRing,

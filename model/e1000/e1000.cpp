@@ -102,6 +102,42 @@ void E1000::catch_up() {
     for (auto& p : ports_) p->catch_up();
 }
 
+std::string E1000::port_module(unsigned port) const {
+    return ports_.at(port)->name();  // as its parts name themselves in the trace
+}
+
+NicTransmitState E1000::transmit_state(unsigned port) const {
+    const Port& p = *ports_.at(port);
+    return {p.tdh(), p.tdt(), p.fifo().used(), p.fifo().capacity()};
+}
+
+NicReceiveState E1000::receive_state(unsigned port) const {
+    const RxPort& rx = ports_.at(port)->rx();
+    NicReceiveState s;
+    s.arrived = rx.frames_arrived();
+    s.delivered = rx.frames_delivered();
+    s.missed = rx.frames_missed();
+    s.while_off = rx.frames_while_off();
+    s.in_nic = rx.frames_in_nic();
+    s.ring_head = rx.rdh();
+    s.ring_tail = rx.rdt();
+    s.fifo_used = rx.fifo_used();
+    s.fifo_capacity = rx.fifo_capacity();
+    s.enabled = rx.enabled();
+    return s;
+}
+
+NicReceiveTotals E1000::receive_totals() const {
+    const RxStats s = rx_stats();
+    NicReceiveTotals t;
+    t.missed_no_descriptor = s.missed_no_descriptor;
+    t.missed_fifo_full = s.missed_fifo_full;
+    t.no_buffer_arrivals = s.no_buffer_arrivals;
+    t.bytes_delivered = s.bytes_delivered;
+    t.descriptor_bytes = (s.descriptors_fetched + s.descriptors_written_back) * kDescriptorBytes;
+    return t;
+}
+
 RxStats E1000::rx_stats() const {
     RxStats t;
     for (const auto& p : ports_) {

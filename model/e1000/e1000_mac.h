@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "e1000/e1000_frame_timeline.h"
+#include "nic/frame_timeline.h"
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_tx_fifo.h"
 #include "core/pci_types.h"
@@ -30,10 +30,6 @@ struct MacStats {
     std::uint64_t tx_bytes = 0;  // frame bytes without FCS, preamble, IPG
     Picos wire = 0;              // frame + preamble + FCS + IPG
 };
-
-// Every frame that has left, with its stages (`times.wire_end`: when its last byte left).
-using FrameObserver = std::function<void(unsigned port, const std::uint8_t* frame, unsigned len,
-                                         const FrameTimeline& times)>;
 
 class Mac {
 public:

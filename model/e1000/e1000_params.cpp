@@ -157,6 +157,13 @@ const ModelTraits& ModelTraits::of(const std::string& model) {
     throw std::invalid_argument("nic.model: \"" + model + "\" is not one of " + names);
 }
 
+const ModelTraits& ModelTraits::of_device(std::uint16_t device_id) {
+    for (const ModelTraits& t : kModels)
+        if (t.identity.device_id == device_id) return t;
+    throw std::invalid_argument("PCI device ID " + std::to_string(device_id) +
+                                " is no part of the e1000 family");
+}
+
 E1000Params E1000Params::for_model(const std::string& model) {
     E1000Params p;
     p.model = model;

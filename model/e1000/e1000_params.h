@@ -60,6 +60,9 @@ struct ModelTraits {
     ModelIdentity identity;
 
     static const ModelTraits& of(const std::string& model);  // throws std::invalid_argument
+    // The part with this PCI device ID (as a driver's probe finds it); throws
+    // std::invalid_argument.
+    static const ModelTraits& of_device(std::uint16_t device_id);
 };
 
 // Packet buffer: 64 KB per port on all four parts (SDM 13.4.26, PBA default 0x0030).  The PHYs

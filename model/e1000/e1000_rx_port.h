@@ -19,6 +19,8 @@
 // time.  Descriptor reads share the port's one outstanding read with the transmit engine.
 #pragma once
 
+#include "nic/nic.h"
+
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -66,7 +68,7 @@ public:
     static constexpr std::uint64_t kCookieBit = 1ull << 63;
     // Where a received frame's sequence number is in its payload (after Ethernet, IPv4 and UDP
     // headers, as pktgen places its own); the receive driver reads it there.
-    static constexpr unsigned kSeqOffset = 46;
+    static constexpr unsigned kSeqOffset = kFrameSeqOffset;
 
     RxPort(std::string name, unsigned index, const E1000Params& params, DmaMemory& mem,
            InterruptLogic& irq, StatisticsRegisters& statistics, const ReceiveFilter& filter);

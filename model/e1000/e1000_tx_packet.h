@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "e1000/e1000_descriptor_cache.h"
-#include "e1000/e1000_frame_timeline.h"
+#include "nic/frame_timeline.h"
 
 namespace pcisim::e1000 {
 

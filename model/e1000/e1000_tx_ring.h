@@ -11,7 +11,7 @@
 
 #include "e1000/e1000_bus_interface.h"
 #include "e1000/e1000_descriptor_cache.h"
-#include "e1000/e1000_frame_timeline.h"
+#include "nic/frame_timeline.h"
 #include "e1000/e1000_interrupts.h"
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_register_file.h"

@@ -28,7 +28,7 @@ std::optional<double> Distribution::percentile(std::size_t i) const {
     return acc::extended_p_square(samples_)[i];
 }
 
-void PacketTimes::add_stages(Picos xmit, const e1000::FrameTimeline& t) {
+void PacketTimes::add_stages(Picos xmit, const FrameTimeline& t) {
     const Picos bounds[kPacketStageCount + 1] = {xmit,           t.tail_written,
                                                  t.descriptors_fetched, t.engine_ready,
                                                  t.data_started, t.data_in,
@@ -44,7 +44,7 @@ void PacketTimes::add_stages(Picos xmit, const e1000::FrameTimeline& t) {
     }
 }
 
-void FrameCheck::seen(const std::uint8_t* frame, unsigned len, const e1000::FrameTimeline& t) {
+void FrameCheck::seen(const std::uint8_t* frame, unsigned len, const FrameTimeline& t) {
     const Picos when = t.wire_end;
     ++frames;
     std::optional<Picos> xmit;

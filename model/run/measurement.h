@@ -17,7 +17,7 @@
 #include <boost/accumulators/statistics/stats.hpp>
 
 #include "core/pci_types.h"
-#include "e1000/e1000_frame_timeline.h"
+#include "nic/frame_timeline.h"
 
 namespace pcisim {
 
@@ -45,7 +45,7 @@ private:
 };
 
 // The stages of a packet's way from pktgen's xmit call to its last byte on the wire, in order:
-// each ends where the next begins (e1000::FrameTimeline), so a packet's stages add up to its
+// each ends where the next begins (FrameTimeline), so a packet's stages add up to its
 // latency.  `key` names it in the results (packet_stages_ns_by_port[].<key>).
 struct PacketStage {
     const char* key;
@@ -79,7 +79,7 @@ struct PacketTimes {
     Distribution frame_interval;  // a frame's last byte to the next one's, on the same port
     Distribution stages[kPacketStageCount];  // kPacketStages, in that order
     // The stages of a packet queued by pktgen at `xmit`.
-    void add_stages(Picos xmit, const e1000::FrameTimeline& t);
+    void add_stages(Picos xmit, const FrameTimeline& t);
 };
 
 // Every frame leaving one port's MAC: counted, and checked to be the next in pktgen's order.
@@ -100,7 +100,7 @@ struct FrameCheck {
     std::deque<Picos> xmit_times;  // of pktgen's packets not yet on the wire
     PacketTimes times;             // in the window
     void queued(Picos xmit) { xmit_times.push_back(xmit); }
-    void seen(const std::uint8_t* frame, unsigned len, const e1000::FrameTimeline& times);
+    void seen(const std::uint8_t* frame, unsigned len, const FrameTimeline& times);
     void open_window() {
         window_frames = window_bytes = 0, window_min_bytes = 0, first = last = 0, measuring = true;
         longest_gap = 0;

@@ -41,10 +41,7 @@ DriverOptions PlatformConfig::driver_for(std::size_t nic) const {
     const BusKind segment =
         placement.card < 0 ? bus.kind : topology.cards[static_cast<std::size_t>(placement.card)].bus.kind;
     DriverOptions d = driver;
-    // What the driver learns from the device ID; the PCI-X erratum's workaround applies on a
-    // PCI-X segment only.
-    d.pcix_82544 = placement.params.traits.pcix_dword_erratum && segment == BusKind::PciX;
-    d.full_tx_desc_writeback = placement.params.traits.full_tx_desc_writeback;
+    d.probe(placement.spec->device_id(), segment == BusKind::PciX);
     // The copy driver sizes its buffers for the largest frame, one descriptor's worth.
     d.copy_buffer_bytes = std::min<std::uint32_t>(
         E1000Driver::kMaxDataPerDescriptor,
@@ -139,22 +136,18 @@ void Platform::add_transmitters() {
         }
         const std::uint64_t bar = nic_bar(n);
         PciBus& segment = nic_segment(n);
-        e1000::E1000Params params = placement.params;
-        const BusConfig& bus = segment.config();
-        params.slot = {bus.kind == BusKind::PciX, bus.width_bits, bus.clock_mhz};
-        nics_.push_back(std::make_unique<E1000>(placement.name.c_str(), params, segment, *memory_,
-                                                bar, irqs));
+        const NicSpec& spec = *placement.spec;
+        nics_.push_back(spec.make(placement.name, segment, *memory_, bar, irqs));
         if (placement.card >= 0) {
             const BridgeConfig& b = topology.cards[placement.card].bridge;
-            mmio_router_->add_window(bar, placement.params.traits.ports * E1000::kBarBytes,
-                                     cards_[placement.card]->face, b.downstream_latency_ps,
-                                     b.upstream_latency_ps);
+            mmio_router_->add_window(bar, spec.bar_bytes(), cards_[placement.card]->face,
+                                     b.downstream_latency_ps, b.upstream_latency_ps);
         }
         const DriverOptions driver = config_.driver_for(n);
         for (std::size_t k = first_port; k < ports_.size(); ++k) {
             PortSoftware& sw = *ports_[k];
             sw.driver = std::make_unique<E1000Driver>(
-                driver, bar + sw.port * E1000::kBarBytes, kRingBase + k * ring_spacing,
+                driver, bar + sw.port * spec.port_register_bytes(), kRingBase + k * ring_spacing,
                 [&sw](const Skb& skb) { sw.workload->free_skb(skb); },
                 [this](std::uint32_t bytes) { return skbs_->carve(bytes, bytes); });
             sw.workload = make_workload(sw);
@@ -207,14 +200,15 @@ std::unique_ptr<Workload> Platform::make_workload(PortSoftware& sw) {
 // A receiving port: the driver's receive half (its ring in the second half of the port's ring
 // space) and the link partner sending to it.
 void Platform::add_receiver(PortSoftware& sw, std::size_t k, std::uint64_t ring_spacing) {
-    E1000& nic = *nics_[sw.nic];
-    const std::uint64_t bar = nic_bar(sw.nic) + sw.port * E1000::kBarBytes;
+    Nic& nic = *nics_[sw.nic];
+    const NicSpec& spec = *config_.topology.nics[sw.nic].spec;
+    const std::uint64_t bar = nic_bar(sw.nic) + sw.port * spec.port_register_bytes();
     sw.rx = std::make_unique<E1000RxDriver>(config_.rx_driver, bar,
                                             kRingBase + k * ring_spacing + ring_spacing / 2, *skbs_);
     sw.driver->attach_receive(sw.rx.get());
     std::string name = "wire" + std::to_string(wires_.size());
     wires_.push_back(std::make_unique<WireSource>(name.c_str(), config_.wire, nic, sw.port,
-                                                  nic.params().byte_time_ps));
+                                                  spec.byte_time_ps()));
 }
 
 Platform::~Platform() = default;

@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "e1000/e1000.h"
-#include "e1000/wire_source.h"
+#include "nic/nic.h"
+#include "nic/wire_source.h"
 #include "platform/bridge_face.h"
 #include "platform/cpu.h"
 #include "platform/cpu_scheduler.h"
@@ -109,7 +109,7 @@ public:
     const PciBus& bus() const { return *bus_; }
     const std::vector<std::unique_ptr<DmaMaster>>& masters() const { return masters_; }
     // In the order of config().topology.nics; empty without a NIC.
-    const std::vector<std::unique_ptr<E1000>>& nics() const { return nics_; }
+    const std::vector<std::unique_ptr<Nic>>& nics() const { return nics_; }
     const std::vector<std::unique_ptr<CardSegment>>& cards() const { return cards_; }
     // The segment NIC `nic` sits on: the platform's bus, or its card's.
     PciBus& nic_segment(std::size_t nic);
@@ -158,7 +158,7 @@ private:
     std::vector<std::unique_ptr<Cpu>> cpus_;
     std::unique_ptr<CacheCoherence> caches_;  // the CPUs' caches; none if off
     std::vector<std::unique_ptr<CpuScheduler>> schedulers_;  // what each CPU runs
-    std::vector<std::unique_ptr<E1000>> nics_;
+    std::vector<std::unique_ptr<Nic>> nics_;
     std::vector<std::unique_ptr<PortSoftware>> ports_;
     std::vector<std::unique_ptr<WireSource>> wires_;
 };

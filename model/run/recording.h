@@ -43,15 +43,16 @@ struct DataWait {
 // The port whose steps explain follows: its NIC's module (also its master name on the bus),
 // the port's index and the CPU that runs its driver.  The Simulation sets it to its first
 // transmitting port and records that NIC's segment (a card's bus for a NIC behind a card bridge).
-// A receiving port also has the wire source that sends to it.
+// A receiving port also has the wire source that sends to it.  The modules of the port whose
+// steps the trace names are the NIC's to say (Nic::port_module, mac_module, receive_module).
 struct RecordedPort {
     std::string nic = "nic";
     unsigned port = 0;
     std::string cpu = "cpu0";
     std::string wire;  // receive: the wire source's module
-    std::string port_module() const { return nic + ".port" + std::to_string(port); }
-    std::string mac_module() const { return port_module() + ".mac"; }
-    std::string rx_module() const { return port_module() + ".rx"; }
+    std::string port_module = "nic.port0";
+    std::string mac_module = "nic.port0.mac";  // its wire
+    std::string rx_module = "nic.port0.rx";    // its receive engine
 };
 
 class Recording : public TraceSink {

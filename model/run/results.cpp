@@ -8,7 +8,7 @@
 
 #include "core/line_use.h"
 #include "core/sim_time.h"
-#include "e1000/e1000_statistics.h"
+#include "run/nic_families.h"
 #include "run/stats_json.h"
 
 namespace pcisim {
@@ -196,7 +196,7 @@ struct NicView {
     std::string name, model, segment;
     double pps;
     std::vector<StatValue> pps_by_port;
-    e1000::NicCounters counters;
+    const Nic* nic;  // its statistics are its family's (run/nic_families.h)
 };
 
 StatGroup<NicView> nic_list_statistics() {
@@ -212,8 +212,8 @@ StatGroup<NicView> nic_list_statistics() {
               [](const NicView& n) { return n.pps; })
         .values("tx_pps_by_port", "packets/s", "tx_pps of each of its transmitting ports.",
                 [](const NicView& n) { return n.pps_by_port; })
-        .group<e1000::NicCounters>("stats", e1000::statistics(),
-                                   [](const NicView& n) { return std::optional(n.counters); });
+        .group<const Nic*>("stats", nic_statistics(),
+                           [](const NicView& n) { return std::optional(n.nic); });
     return g;
 }
 
@@ -336,7 +336,7 @@ TxReport tx_report(const Platform& platform, const std::vector<FrameCheck>& fram
         t.pps_by_port.push_back(port_pps);
         nic_pps[sw.nic] += port_pps;
         nic_by_port[sw.nic].push_back(port_pps);
-        t.wire_limit += platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(sw.workload->frame_bytes());
+        t.wire_limit += platform.nics()[sw.nic]->wire_limit_pps(sw.port, sw.workload->frame_bytes());
         t.times.push_back(&f.times);
         t.ports.push_back({topology.nics[sw.nic].name, sw.port, topology.port_cpu[f.port],
                            port_pps, f.window_frames, sw.driver->counters()});
@@ -344,11 +344,11 @@ TxReport tx_report(const Platform& platform, const std::vector<FrameCheck>& fram
     t.frames = window_frames(frames);
     for (std::size_t n = 0; n < platform.nics().size(); ++n) {
         const NicPlacement& placement = topology.nics[n];
-        t.nics.push_back({placement.name, placement.params.model,
+        t.nics.push_back({placement.name, placement.spec->model(),
                           placement.card < 0 ? std::string("bus")
                                              : topology.cards[placement.card].bridge.name,
                           nic_pps[n], nic_by_port[n],
-                          e1000::NicCounters::of(*platform.nics()[n])});
+                          platform.nics()[n].get()});
     }
     for (std::size_t c = 0; c < platform.cpus().size(); ++c) {
         const auto& totals = platform.cpus()[c]->totals();
@@ -420,12 +420,11 @@ StatGroup<TxReport> tx_statistics() {
         .list<const PacketTimes*>(latency.first, latency.second, times)
         .list<const PacketTimes*>(interval.first, interval.second, times)
         .list<const PacketTimes*>("packet_stages_ns_by_port", stage_statistics(), times)
-        .group<e1000::NicCounters>("nic", e1000::statistics(),
-                                   [](const T& t) {
-                                       return t.nics.size() == 1 ? std::optional(t.nics[0].counters)
-                                                                 : std::nullopt;
-                                   },
-                                   " (only with a single NIC)")
+        .group<const Nic*>("nic", nic_statistics(),
+                           [](const T& t) {
+                               return t.nics.size() == 1 ? std::optional(t.nics[0].nic) : std::nullopt;
+                           },
+                           " (only with a single NIC)")
         .list<NicView>("nics", nic_list_statistics(), [](const T& t) { return std::optional(t.nics); })
         .list<PortView>("ports", port_statistics(), [](const T& t) { return std::optional(t.ports); })
         .list<CpuView>("cpus", cpu_statistics(), [](const T& t) { return std::optional(t.cpus); })
@@ -488,11 +487,11 @@ RxReport rx_report(const Platform& platform, const RunWindow& window, double win
         r.cpu_seconds += c.cycles / (sw->cpu.costs().clock_mhz * 1e6);
     }
     for (const auto& nic : platform.nics()) {
-        const e1000::RxStats s = nic->rx_stats();
+        const NicReceiveTotals s = nic->receive_totals();
         r.no_descriptor += s.missed_no_descriptor, r.fifo_full += s.missed_fifo_full;
         r.no_buffer += s.no_buffer_arrivals;
         r.data_bytes += s.bytes_delivered;
-        r.descriptor_bytes += (s.descriptors_fetched + s.descriptors_written_back) * 16;
+        r.descriptor_bytes += s.descriptor_bytes;
     }
     const WireSourceConfig& wire = platform.config().wire;
     for (const auto& w : platform.wire_sources())

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <exception>
 
+#include "e1000/e1000_family.h"
 #include "run/platform.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
@@ -40,10 +41,11 @@ void check_receivers(const PlatformConfig& c, std::vector<std::string>& problems
     for (std::size_t n = 0; n < c.topology.nics.size(); ++n) {
         const NicPlacement& nic = c.topology.nics[n];
         if (c.wire.first_port >= nic.ports) continue;  // none of its ports receives
-        const std::uint64_t fifo = std::uint64_t(nic.params.pba_rx_kb) * 1024;
+        const e1000::E1000Params& p = e1000::params_of(*nic.spec);
+        const std::uint64_t fifo = std::uint64_t(p.pba_rx_kb) * 1024;
         const std::string key = nic_key(c, n, "pba_rx_kb");
         if (fifo < frame)
-            problems.push_back(key + ": " + std::to_string(nic.params.pba_rx_kb) +
+            problems.push_back(key + ": " + std::to_string(p.pba_rx_kb) +
                                " KB of receive buffer holds no " + bytes(frame) +
                                " frame of wire_source.size " + std::to_string(c.wire.size) +
                                " (every frame would be missed); expected at least " +
@@ -59,7 +61,7 @@ void check_tcp_frames(const PlatformConfig& c, std::vector<std::string>& problem
     const std::uint32_t segment = tcp_frame::kHeaderBytes + c.tcp.mss;
     const std::uint32_t skb = tcp_frame::kHeaderBytes + c.tcp.size_goal();
     for (std::size_t n = 0; n < c.topology.nics.size(); ++n) {
-        const e1000::E1000Params& p = c.topology.nics[n].params;
+        const e1000::E1000Params& p = e1000::params_of(*c.topology.nics[n].spec);
         const std::uint32_t fifo = p.tx_fifo_bytes(p.pba_rx_kb);
         const std::uint32_t padding = c.tcp.tso ? p.tspmt >> 16 : 0;
         if (segment + padding > fifo)
@@ -95,7 +97,7 @@ void check_tcp_frames(const PlatformConfig& c, std::vector<std::string>& problem
 void check_pktgen_descriptors(const PlatformConfig& c, std::vector<std::string>& problems) {
     if (c.tcp.enabled || !c.pktgen.enabled) return;
     for (std::size_t n = 0; n < c.topology.nics.size(); ++n) {
-        const e1000::E1000Params& p = c.topology.nics[n].params;
+        const e1000::E1000Params& p = e1000::params_of(*c.topology.nics[n].spec);
         const unsigned data = E1000Driver::descriptors_needed(c.driver_for(n), c.pktgen.size, 0, false);
         if (data > p.descriptor_cache_entries)
             problems.push_back(

@@ -10,7 +10,7 @@
 
 #include "e1000/e1000_params.h"
 #include "e1000/e1000_regs.h"
-#include "e1000/wire_source.h"
+#include "nic/wire_source.h"
 #include "platform/cpu.h"
 #include "platform/cpu_cache.h"
 #include "platform/dma_master.h"

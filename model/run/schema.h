@@ -37,7 +37,7 @@ const std::vector<SchemaChild>* schema_children(const std::string& object_path);
 // otherwise find out.  `doc` has every default filled in; problems are appended, one line each.
 void check_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
 // The modules' own checks live with them: check_bus_clock (platform/pci_bus.h), check_nic and
-// check_nic_combinations (e1000/e1000_params.h), check_wire_source (e1000/wire_source.h).
+// check_nic_combinations (e1000/e1000_params.h), check_wire_source (nic/wire_source.h).
 
 // Markdown reference of every key (docs/scenario-reference.md).
 std::string schema_markdown();

@@ -10,7 +10,7 @@
 #include "core/sim_time.h"
 #include "run/measurement.h"
 #include "run/platform.h"
-#include "e1000/wire_source.h"
+#include "nic/wire_source.h"
 #include "run/recording.h"
 #include "run/results.h"
 #include "run/run_monitor.h"
@@ -66,8 +66,8 @@ RunConfig RunConfig::from(const Scenario& s) {
 namespace {
 
 // Frames of `port` that left the wire, the frames preloaded into the FIFO left out.
-std::uint64_t frames_from_pktgen(const E1000& nic, unsigned port) {
-    std::uint64_t sent = nic.frames_sent(port), preloaded = nic.params().preload_packets;
+std::uint64_t frames_from_pktgen(const Nic& nic, unsigned port) {
+    std::uint64_t sent = nic.frames_sent(port), preloaded = nic.preloaded_frames();
     return sent > preloaded ? sent - preloaded : 0;
 }
 
@@ -92,17 +92,17 @@ bool packets_owed(const PortSoftware& sw) {
 
 // Who waits on what, for the watchdog's diagnostic.
 std::string port_state(const Platform& platform, const PortSoftware& sw) {
-    const E1000& nic = *platform.nics()[sw.nic];
+    const Nic& nic = *platform.nics()[sw.nic];
     const unsigned port = sw.port;
-    const e1000::Port& tx = nic.port(port);
+    const NicTransmitState tx = nic.transmit_state(port);
     std::ostringstream o;
     o << (platform.nics().size() > 1 ? port_name(platform, sw) : "port " + std::to_string(port))
       << ": " << sw.workload->name() << " queued " << sw.workload->frames_queued()
       << ", driver queue "
       << (sw.driver->queue_stopped() ? "stopped" : "running") << " with "
       << sw.driver->descriptors_in_use() << " of " << sw.driver->options().ring_size
-      << " descriptors in use; NIC TDH " << tx.tdh() << " TDT " << tx.tdt() << ", TX FIFO "
-      << tx.fifo().used() << " of " << tx.fifo().capacity() << " B used, "
+      << " descriptors in use; NIC TDH " << tx.ring_head << " TDT " << tx.ring_tail << ", TX FIFO "
+      << tx.fifo_used << " of " << tx.fifo_capacity << " B used, "
       << frames_from_pktgen(nic, port) << " frames sent";
     if (sw.tcp && sw.enabled)
         o << "; the TCP stream waits for ACKs of " << sw.tcp->bytes_in_flight()
@@ -116,18 +116,17 @@ std::string port_state(const Platform& platform, const PortSoftware& sw) {
 // What a receiving port's NIC and driver have done since time zero, and what stops it when
 // nothing is received: no receive buffer, or no descriptor handed to the NIC.
 std::string receive_state(const Platform& platform, const PortSoftware& sw) {
-    const E1000& nic = *platform.nics()[sw.nic];
-    const e1000::RxPort& rx = nic.port(sw.port).rx();
+    const NicReceiveState rx = platform.nics()[sw.nic]->receive_state(sw.port);
     std::ostringstream o;
     o << (platform.nics().size() > 1 ? port_name(platform, sw) : "port " + std::to_string(sw.port))
-      << " receives: " << rx.frames_arrived() << " frames arrived, " << rx.frames_delivered()
-      << " delivered, " << rx.frames_missed() << " missed, " << rx.frames_while_off()
-      << " while the receiver was off (RCTL.EN); NIC RDH " << rx.rdh() << " RDT " << rx.rdt()
-      << " of " << sw.rx->options().ring_size << ", receive FIFO " << rx.fifo_used() << " of "
-      << rx.fifo_capacity() << " B used";
-    if (!rx.enabled()) o << "; the receiver is off (RCTL.EN clear)";
-    else if (rx.fifo_capacity() == 0) o << "; the NIC has no receive buffer (nic.pba_rx_kb 0)";
-    else if (rx.rdh() == rx.rdt())
+      << " receives: " << rx.arrived << " frames arrived, " << rx.delivered
+      << " delivered, " << rx.missed << " missed, " << rx.while_off
+      << " while the receiver was off (RCTL.EN); NIC RDH " << rx.ring_head << " RDT " << rx.ring_tail
+      << " of " << sw.rx->options().ring_size << ", receive FIFO " << rx.fifo_used << " of "
+      << rx.fifo_capacity << " B used";
+    if (!rx.enabled) o << "; the receiver is off (RCTL.EN clear)";
+    else if (rx.fifo_capacity == 0) o << "; the NIC has no receive buffer (nic.pba_rx_kb 0)";
+    else if (rx.ring_head == rx.ring_tail)
         o << "; the driver has handed the NIC no receive descriptor (RDT = RDH)";
     return o.str();
 }
@@ -155,7 +154,7 @@ Picos one_packet_ps(const PlatformConfig& platform) {
     for (const CardBridgeConfig& c : platform.topology.cards)
         card = std::max(card, 2 * (c.bridge.upstream_latency_ps + c.bridge.downstream_latency_ps));
     for (const NicPlacement& n : platform.topology.nics)
-        byte_time = std::max(byte_time, n.params.byte_time_ps);
+        byte_time = std::max(byte_time, n.spec->byte_time_ps());
     std::uint64_t lines = platform.pktgen.size / host.cache_line_bytes + 2;
     Picos wire = Picos(std::max<std::uint32_t>(platform.pktgen.size, 60) + 24) * byte_time;
     return path + card + lines * host.line_transfer_ps + wire;
@@ -190,6 +189,12 @@ double watchdog_us(const RunConfig& run, const PlatformConfig& platform) {
 
 }  // namespace
 
+// The port of `nic` explain follows, with the modules it reads in the trace.
+RecordedPort recorded_port(const Nic& nic, unsigned port, std::string cpu, std::string wire) {
+    return {nic.module_name(),       port, std::move(cpu), std::move(wire), nic.port_module(port),
+            nic.mac_module(port), nic.receive_module(port)};
+}
+
 // Opens a recording at its window's start and closes it at its end: one event each.
 struct RecorderWindow : sc_core::sc_module {
     Recording& recording;
@@ -214,8 +219,8 @@ struct RecorderWindow : sc_core::sc_module {
 
 // A receiving port's NIC counters since time zero.
 RxPortWindow receive_counts(const Platform& platform, const PortSoftware& sw) {
-    const e1000::RxPort& rx = platform.nics()[sw.nic]->port(sw.port).rx();
-    return {rx.frames_arrived(), rx.frames_delivered(), rx.frames_missed()};
+    const NicReceiveState rx = platform.nics()[sw.nic]->receive_state(sw.port);
+    return {rx.arrived, rx.delivered, rx.missed};
 }
 
 struct Simulation::Parts {
@@ -240,10 +245,10 @@ Simulation::Simulation(const Scenario& s)
     for (unsigned i = 0; i < p.frames.size(); ++i) {
         PortSoftware& sw = *platform.ports()[i];
         p.frames[i].port = i;
-        p.interfaces.push_back(std::string(platform.nics()[sw.nic]->basename()) + ".port" +
+        p.interfaces.push_back(std::string(platform.nics()[sw.nic]->module_name()) + ".port" +
                                std::to_string(sw.port));
         p.frames[i].check_order = sw.enabled && sw.workload->numbers_frames();
-        p.frames[i].preloaded = platform.nics()[sw.nic]->params().preload_packets;
+        p.frames[i].preloaded = platform.nics()[sw.nic]->preloaded_frames();
         sw.workload->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
     }
     // Frames of NIC n's port p go to the n-th NIC's ports' checks, which start at `first`.
@@ -251,7 +256,7 @@ Simulation::Simulation(const Scenario& s)
         unsigned ports = platform.config().topology.nics[n].ports;
         platform.nics()[n]->set_frame_timeline_observer(
             [this, first, ports](unsigned port, const std::uint8_t* frame, unsigned len,
-                                 const e1000::FrameTimeline& times) {
+                                 const FrameTimeline& times) {
                 if (port >= ports) return;
                 parts_->frames[first + port].seen(frame, len, times);
                 if (parts_->wire_frame)
@@ -284,8 +289,7 @@ Simulation::Simulation(const Scenario& s)
     // sends (frames a NIC cannot take are missed, which is no progress either).
     for (std::size_t k = 0; k < platform.wire_sources().size(); ++k) {
         const WireSource& wire = *platform.wire_sources()[k];
-        const e1000::RxPort& rx = wire.nic().port(wire.port()).rx();
-        probe.watches.push_back({[&rx] { return rx.frames_delivered(); },
+        probe.watches.push_back({[&wire] { return wire.nic().receive_state(wire.port()).delivered; },
                                  [&wire] { return wire.sending(); },
                                  "frames arrive to be received"});
     }
@@ -315,7 +319,7 @@ void Simulation::attach_recorder(Recording& recording) {
         auto sends =
             std::find_if(ports.begin(), ports.end(), [](const auto& p) { return p->enabled; });
         const PortSoftware& first = sends == ports.end() ? *ports.front() : **sends;
-        recording.follow({platform.nics()[first.nic]->basename(), first.port, first.cpu.basename(), {}});
+        recording.follow(recorded_port(*platform.nics()[first.nic], first.port, first.cpu.basename(), ""));
         segment = &platform.nic_segment(first.nic);
         // The first receiving port on that segment, with the wire source that feeds it.
         for (const auto& wire : platform.wire_sources()) {
@@ -324,8 +328,8 @@ void Simulation::attach_recorder(Recording& recording) {
             });
             if (on == ports.end() || &platform.nic_segment((*on)->nic) != segment) continue;
             const PortSoftware& rx = **on;
-            recording.follow_receive({platform.nics()[rx.nic]->basename(), rx.port,
-                                      rx.cpu.basename(), wire->name()});
+            recording.follow_receive(
+                recorded_port(*platform.nics()[rx.nic], rx.port, rx.cpu.basename(), wire->name()));
             break;
         }
     }
@@ -338,7 +342,7 @@ void Simulation::on_wire_frame(std::function<void(const WireFrame&)> fn) {
     p.wire_frame = std::move(fn);
     for (const auto& wire : p.platform->wire_sources()) {
         std::string interface =
-            std::string(wire->nic().basename()) + ".port" + std::to_string(wire->port());
+            std::string(wire->nic().module_name()) + ".port" + std::to_string(wire->port());
         wire->on_frame([this, interface](const std::uint8_t* frame, unsigned len, Picos start) {
             parts_->wire_frame({interface, true, frame, len, start});
         });
@@ -415,26 +419,26 @@ std::vector<RxPortWindow> Simulation::receive_window() const {
 void Simulation::check_receive_conservation() const {
     const Platform& platform = *parts_->platform;
     for (const auto& wire : platform.wire_sources()) {
-        const e1000::RxPort& rx = wire->nic().port(wire->port()).rx();
-        if (wire->frames_sent() != rx.frames_arrived() + rx.frames_while_off())
+        const NicReceiveState rx = wire->nic().receive_state(wire->port());
+        if (wire->frames_sent() != rx.arrived + rx.while_off)
             throw InvariantViolation(wire->name(),
                                      "frames on the wire not conserved: " +
                                          std::to_string(wire->frames_sent()) + " sent, " +
-                                         std::to_string(rx.frames_arrived()) + " arrived, " +
-                                         std::to_string(rx.frames_while_off()) +
+                                         std::to_string(rx.arrived) + " arrived, " +
+                                         std::to_string(rx.while_off) +
                                          " while the receiver was off");
     }
     for (const auto& sw : platform.ports()) {
         if (!sw->rx) continue;
-        const e1000::RxPort& rx = platform.nics()[sw->nic]->port(sw->port).rx();
-        std::uint64_t accounted = rx.frames_delivered() + rx.frames_missed() + rx.frames_in_nic();
-        if (rx.frames_arrived() != accounted)
+        const NicReceiveState rx = platform.nics()[sw->nic]->receive_state(sw->port);
+        std::uint64_t accounted = rx.delivered + rx.missed + rx.in_nic;
+        if (rx.arrived != accounted)
             throw InvariantViolation(port_name(platform, *sw),
                                      "received frames not conserved: " +
-                                         std::to_string(rx.frames_arrived()) + " arrived, " +
-                                         std::to_string(rx.frames_delivered()) + " delivered, " +
-                                         std::to_string(rx.frames_missed()) + " missed, " +
-                                         std::to_string(rx.frames_in_nic()) + " in the NIC");
+                                         std::to_string(rx.arrived) + " arrived, " +
+                                         std::to_string(rx.delivered) + " delivered, " +
+                                         std::to_string(rx.missed) + " missed, " +
+                                         std::to_string(rx.in_nic) + " in the NIC");
     }
 }
 
@@ -443,7 +447,7 @@ namespace {
 // The payload a TCP stream's port can carry at most: full segments at the port's wire limit
 // (headers, FCS, preamble and gap around each MSS of payload).
 double tcp_payload_limit_mbit_s(const Platform& platform, const PortSoftware& sw) {
-    const double segments = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(sw.workload->frame_bytes());
+    const double segments = platform.nics()[sw.nic]->wire_limit_pps(sw.port, sw.workload->frame_bytes());
     return segments * sw.tcp->options().mss * 8 / 1e6;
 }
 
@@ -469,7 +473,7 @@ void Simulation::check_conservation() const {
     const Platform& platform = *parts_->platform;
     for (const auto& port_software : platform.ports()) {
         const PortSoftware& sw = *port_software;
-        const E1000& nic = *platform.nics()[sw.nic];
+        const Nic& nic = *platform.nics()[sw.nic];
         const std::uint64_t forwarded = frames_forwarded_to(platform, sw);
         std::uint64_t queued = sw.workload->frames_queued() + forwarded,
                       sent = frames_from_pktgen(nic, sw.port);
@@ -477,7 +481,7 @@ void Simulation::check_conservation() const {
         if (forwarded) frame_bytes = std::min<std::uint64_t>(frame_bytes, platform.config().wire.size);
         std::uint64_t in_flight_max =
             std::uint64_t(sw.driver->descriptors_in_use()) * sw.workload->frames_per_packet() +
-            nic.port(sw.port).fifo().used() / frame_bytes;
+            nic.transmit_state(sw.port).fifo_used / frame_bytes;
         if (sent > queued || queued - sent > in_flight_max)
             throw InvariantViolation(
                 port_name(platform, sw),
@@ -614,7 +618,7 @@ void Simulation::check_results(double window_us) const {
         double pps = port_frame_rate(f, window_s);
         // Frames of several sizes (a TCP sender's, forwarded ones): the smallest bounds the rate.
         const unsigned frame = f.window_frames ? f.window_min_bytes : sw.workload->frame_bytes();
-        double limit = platform.nics()[sw.nic]->port(sw.port).wire_limit_pps(frame);
+        double limit = platform.nics()[sw.nic]->wire_limit_pps(sw.port, frame);
         std::ostringstream o;
         o.setf(std::ios::fixed);
         o.precision(1);

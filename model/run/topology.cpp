@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "e1000/e1000_params.h"
+#include "run/nic_families.h"
 #include "platform/pci_bridge.h"
 #include "platform/cpu.h"
 #include "platform/pci_bus.h"
@@ -178,12 +179,12 @@ Topology Topology::from(const Scenario& s, unsigned cache_line_bytes) {
     const auto ports = static_cast<unsigned>(s.integer("pktgen.ports"));
     std::vector<int> bound;
     if (s.count("nics") == 0) {
-        t.nics.push_back({"nic", e1000::E1000Params::from(s), ports, -1});
+        t.nics.push_back({"nic", read_nic(s, "nic"), ports, -1});
         bound.push_back(-1);
     }
     for (std::size_t n = 0; n < s.count("nics"); ++n) {
         std::string prefix = "nics." + std::to_string(n);
-        NicPlacement nic{"nic" + std::to_string(n), e1000::E1000Params::from(s, prefix), ports, -1};
+        NicPlacement nic{"nic" + std::to_string(n), read_nic(s, prefix), ports, -1};
         if (s.has(prefix + ".ports"))
             nic.ports = static_cast<unsigned>(s.integer(prefix + ".ports"));
         std::string card = s.text(prefix + ".card_bridge");

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "e1000/e1000_params.h"
+#include "nic/nic_family.h"
 #include "platform/irq_line.h"
 #include "platform/pci_bridge.h"
 #include "platform/pci_bus.h"
@@ -30,7 +30,7 @@ struct CardBridgeConfig {
 
 struct NicPlacement {
     std::string name;           // its module: "nic" for the single NIC, else "nic0", "nic1", ...
-    e1000::E1000Params params;
+    std::shared_ptr<const NicSpec> spec;  // its family's parameters (run/nic_families.h)
     unsigned ports = 1;         // transmitting ports, from port 0
     int card = -1;              // index into Topology::cards; -1: on the devices' segment
 };

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "platform/cpu.h"
+#include "e1000/e1000_params.h"
 #include "e1000/e1000_regs.h"
 #include "platform/host_memory.h"
 #include "config/scenario_view.h"
@@ -66,6 +67,13 @@ std::vector<ParamSpec> driver_params() {
                 "TSO frames, which it sends with a context descriptor and TSE data descriptors; "
                 "every frame reserves one descriptor more for the TSO sentinel."),
     };
+}
+
+void DriverOptions::probe(std::uint16_t device_id, bool pcix) {
+    const e1000::ModelTraits& part = e1000::ModelTraits::of_device(device_id);
+    // The PCI-X erratum's workaround applies on a PCI-X bus only.
+    pcix_82544 = part.pcix_dword_erratum && pcix;
+    full_tx_desc_writeback = part.full_tx_desc_writeback;
 }
 
 DriverOptions DriverOptions::from(const ScenarioView& s) {

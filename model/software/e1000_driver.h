@@ -52,6 +52,9 @@ struct DriverOptions {
     // (WTHRESH = 1, GRAN = 1) on mac types after the 82544.  The platform sets it.
     bool full_tx_desc_writeback = false;
     bool ignore_ring_space = false;      // testing.driver_ignore_ring_space: fault injection
+    // Probe: what the driver learns from the device's PCI device ID (e1000_set_mac_type) and
+    // whether it sits on a PCI-X bus (STATUS.PCIX_MODE): pcix_82544, full_tx_desc_writeback.
+    void probe(std::uint16_t device_id, bool pcix);
     // The variants that clean up (and announce packets) from a periodic timer.
     bool needs_cleanup_timer() const { return notxints || tdt_from_timer; }
     static DriverOptions from(const ScenarioView& s);

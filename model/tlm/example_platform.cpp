@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "e1000/e1000_family.h"
 #include "run/scenario.h"
 #include "core/sim_time.h"
 
@@ -90,7 +91,7 @@ TlmExamplePlatform::TlmExamplePlatform(sc_core::sc_module_name name,
       router_("router", config_.router_hop_ps),
       pci_("pci", config_.pci_host_hop_ps, kPciMemoryBase, 0),
       firmware_("firmware"),
-      nic_("nic", config_.platform.topology.nics.front().params, config_.nic),
+      nic_("nic", e1000::params_of(*config_.platform.topology.nics.front().spec), config_.nic),
       irq_("irq", nic_.nic().ports()),
       host_("host", config_.platform.host),
       mmio_("mmio", config_.nic.timing, config_.nic.quantum_ps),

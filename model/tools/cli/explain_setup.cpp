@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "e1000/wire_source.h"
+#include "nic/wire_source.h"
 #include "software/pktgen.h"
 
 namespace pcisim::cli {

@@ -84,7 +84,7 @@ int engine_label(const std::vector<int>& on) {
 }
 
 std::vector<Span> engine_spans(const Recording& rec, const std::vector<StepInterval>& steps) {
-    const std::string nic_port = rec.port().port_module();
+    const std::string nic_port = rec.port().port_module;
     std::vector<Span> spans;
     for (const auto& s : steps) {
         // A read of the NIC's held up behind posted writes, wherever on its path it waits.
@@ -123,7 +123,7 @@ struct SentFrames {
 
 SentFrames sent_frames(const Recording& rec, const std::vector<StepInterval>& steps) {
     SentFrames f;
-    const std::string mac = rec.port().mac_module();
+    const std::string mac = rec.port().mac_module;
     for (const auto& s : steps)
         if (s.module == mac && s.step == TraceStep::Wire && s.end < rec.window().to)
             f.ends.emplace_back(s.end, s.packet), f.wire_bytes.push_back(s.bytes);
@@ -135,7 +135,7 @@ SentFrames sent_frames(const Recording& rec, const std::vector<StepInterval>& st
 // over the window, as a run's rate does (run/sustained_rate.h): one burst in it (bursty
 // traffic: TDT batching, held-back interrupts) would be analysed as if steady.
 void require_steady(const Recording& rec, const FrameEnds& ends) {
-    const std::string nic_port = rec.port().port_module();
+    const std::string nic_port = rec.port().port_module;
     if (ends.size() < 3)
         throw std::runtime_error("only " + std::to_string(ends.size()) +
                                  " frames left " + nic_port + " in the window; make the window longer");
@@ -158,7 +158,7 @@ void require_steady(const Recording& rec, const FrameEnds& ends) {
 Direction transmit_direction(const Recording& rec, const std::vector<StepInterval>& steps,
                              const AnalysedSpan& span) {
     const RecordedPort& who = rec.port();
-    const std::string mac = who.mac_module();
+    const std::string mac = who.mac_module;
     const StepParts wire = module_step_parts(steps, mac, {TraceStep::Wire, TraceStep::Gap},
                                              kWireParts, span.a, span.b, span.n, span.bytes_per_s);
     Direction d{"packet",
@@ -252,7 +252,7 @@ std::string transaction_detail(const BusTransaction& t, const BusInfo& bus) {
 // engine step, bus transaction and other module's step in it.
 json timeline(const Recording& rec, const std::vector<StepInterval>& steps, const FrameEnds& ends) {
     const RecordedPort& who = rec.port();
-    const std::string nic_port = who.port_module(), mac = who.mac_module();
+    const std::string nic_port = who.port_module, mac = who.mac_module;
     const BusInfo& bus = rec.bus();
     std::int64_t packet = ends[ends.size() / 2].second;
     auto first_read = [&](std::int64_t p) -> const StepInterval* {
@@ -305,7 +305,7 @@ json explain(const Recording& rec, const ExplainSetup& setup) {
     out["k_byte_times"] = period_bt - packet_size;
     out["window"] = {{"from_us", ns(rec.window().from) / 1000}, {"to_us", ns(rec.window().to) / 1000},
                      {"analysed_from_us", ns(span.a) / 1000}, {"analysed_to_us", ns(span.b) / 1000},
-                     {"packets", frames.ends.size() - 1}, {"port", rec.port().port_module()}};
+                     {"packets", frames.ends.size() - 1}, {"port", rec.port().port_module}};
     add_decomposition(out, engine_k(w.engine, span, packet_size), packet_size);
     out["timeline"] = timeline(rec, steps, frames.ends);
     if (setup.wire_frames) out["wire_frames"] = wire_frames_of(frames, w, span, packet_size);

@@ -151,7 +151,7 @@ struct WireTime {
 WireTime wire_time(const Recording& rec, const std::vector<StepInterval>& steps,
                    const DeliveredFrames& frames, const AnalysedSpan& span) {
     const RecordedPort& who = *rec.receive_port();
-    const std::string rx = who.rx_module();
+    const std::string rx = who.rx_module;
     std::map<std::int64_t, int> missed_as;
     for (const auto& s : steps)
         if (s.module == rx && s.step == TraceStep::RxMissFifoFull) missed_as[s.packet] = wMissedFifo;
@@ -192,7 +192,7 @@ Direction receive_direction(const Recording& rec, const std::vector<StepInterval
             {kRxChannels, kMechanisms, kSteps, kMechanismNames, engine_label,
              {kHeld, kData, kWriteBack, kFetch, kIdle},  // the order of one frame
              kIdle, kHeld},
-            engine_spans(rec, steps, who.rx_module()),
+            engine_spans(rec, steps, who.rx_module),
             {"nic_rx_engine", "NIC receive DMA engine", 0},
             // Frames mostly held in the FIFO for want of a descriptor while the wire is not
             // saturated: the driver's refill sets the pace (the receive side's counterpart of a
@@ -209,7 +209,7 @@ Direction receive_direction(const Recording& rec, const std::vector<StepInterval
 void add_arrivals(json& out, const Recording& rec, const std::vector<StepInterval>& steps,
                   const AnalysedSpan& span) {
     const RecordedPort& who = *rec.receive_port();
-    const std::string rx = who.rx_module();
+    const std::string rx = who.rx_module;
     std::uint64_t arrived = 0, missed_fifo = 0, missed_descriptor = 0;
     for (const auto& s : steps) {
         bool in = s.end > span.a && s.end <= span.b;
@@ -263,7 +263,7 @@ json bus_lines(const Recording& rec, Picos t0, std::initializer_list<const StepI
 // the bus transactions of its data write and write-back.
 json chain(const Recording& rec, const std::vector<StepInterval>& steps, const FrameEnds& ends) {
     const RecordedPort& who = *rec.receive_port();
-    const std::string rx = who.rx_module();
+    const std::string rx = who.rx_module;
     const std::int64_t frame = ends[ends.size() / 2].second;
     auto find = [&](const std::string& module, TraceStep step, std::int64_t packet,
                     Picos not_before) -> const StepInterval* {
@@ -294,7 +294,7 @@ json chain(const Recording& rec, const std::vector<StepInterval>& steps, const F
     const StepInterval* irq = nullptr;
     if (wb)
         for (const auto& s : steps)
-            if (s.step == TraceStep::Interrupt && s.module.rfind(who.port_module(), 0) == 0 &&
+            if (s.step == TraceStep::Interrupt && s.module.rfind(who.port_module, 0) == 0 &&
                 s.start >= wb->end) { irq = &s; break; }
     stage("next interrupt (INTA#, after RDTR/ITR moderation)", irq);
     const StepInterval* cleaned = find(who.cpu, TraceStep::RxFrameCleaned, frame, 0);
@@ -317,7 +317,7 @@ json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
     const RecordedPort* who = rec.receive_port();
     if (!who) throw std::runtime_error("no port receives on the recorded bus segment");
     const std::vector<StepInterval> steps = step_intervals(rec);
-    const DeliveredFrames frames = delivered_frames(rec, steps, who->rx_module());
+    const DeliveredFrames frames = delivered_frames(rec, steps, who->rx_module);
     const AnalysedSpan span(frames.ends, rec.bus());
     const WindowAnalysis w =
         analyse_window(rec, span, receive_direction(rec, steps, frames, span), setup.measured_pps);
@@ -325,10 +325,10 @@ json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
     json out = w.report;
     out["frame_bytes"] = frames.mean_bytes;
     out["window"] = {{"analysed_from_us", ns(span.a) / 1000}, {"analysed_to_us", ns(span.b) / 1000},
-                     {"frames", frames.ends.size() - 1}, {"port", who->rx_module()}};
+                     {"frames", frames.ends.size() - 1}, {"port", who->rx_module}};
     add_arrivals(out, rec, steps, span);
     out["run_rx"] = setup.run_rx.is_object() ? setup.run_rx : json();
-    out["dma"] = dma_costs(steps, who->rx_module(), w.engine, span);
+    out["dma"] = dma_costs(steps, who->rx_module, w.engine, span);
     out["chain"] = chain(rec, steps, frames.ends);
     return out;
 }

@@ -7,7 +7,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "e1000/e1000_params.h"
 #include "run/scenario.h"
 #include "core/data_dir.h"
 
@@ -22,8 +21,7 @@ void add_grid(std::vector<Prediction>& grid, const std::string& group, const jso
     for (const auto& sc : scenarios) {
         std::string name = sc;
         std::string model =
-            e1000::E1000Params::from(Scenario::load(data_path("scenarios/" + name + ".json").string()))
-                .model;
+            Scenario::load(data_path("scenarios/" + name + ".json").string()).text("nic.model");
         for (const auto& v : variants) {
             if (v.contains("needs_model") && model != v["needs_model"]) continue;
             for (const auto& size : sizes) {

@@ -25,7 +25,7 @@ int sc_main(int argc, char* argv[]) {
         pcisim::Simulation simulation(scenario);
         nlohmann::json results = simulation.run();
         std::cout << "tx_pps " << results["tx_pps"].dump() << "\n"
-                  << "tlm nic " << tlm.platform.topology.nics.front().params.model << "\n";
+                  << "tlm nic " << tlm.platform.topology.nics.front().spec->model() << "\n";
     } catch (const std::exception& e) {
         std::cerr << "consumer: " << e.what() << "\n";
         return 1;

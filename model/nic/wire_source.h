@@ -3,25 +3,29 @@
 // generator on the wire would (the receive side's counterpart of pktgen).  It hands each frame
 // to the NIC when its last byte has arrived; on the wire each frame takes preamble/SFD (8),
 // max(size, 60), FCS (4) and the minimum inter-frame gap (12) byte times.
+//
+// It is not a Workload (software/workload.h) beside pktgen and the TCP sender, though it is the
+// receive side's counterpart of pktgen: a workload is software a CPU runs above the driver
+// (process-context loop, interrupt handler, timer, skb free, placed on CPUs), and the wire source
+// is another machine at the far end of the cable, which no CPU of the platform runs and which
+// talks to the NIC, not to a driver.  What it needs of the NIC is the Nic interface's
+// receive_frame, so it serves any family; it is the peer of the TCP stream's receiver
+// (software/tcp_receiver.h), the far end a transmitting port's frames go to.
 #pragma once
-
-#include <vector>
-
-#include <string>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
 #include <systemc>
 
 #include "core/pci_types.h"
+#include "nic/nic.h"
 
 namespace pcisim {
 
-class E1000;
 class ScenarioView;
 struct ParamSpec;
 
@@ -48,13 +52,13 @@ struct WireSourceConfig {
 class WireSource : public sc_core::sc_module {
 public:
     // Sends to port `port` of `nic`; `byte_time` is one byte on the wire at the link speed.
-    WireSource(sc_core::sc_module_name name, const WireSourceConfig& config, E1000& nic,
+    WireSource(sc_core::sc_module_name name, const WireSourceConfig& config, Nic& nic,
                unsigned port, Picos byte_time);
 
     std::uint64_t frames_sent() const { return sent_; }
     // Whether it still sends (wire_source.count not reached).
     bool sending() const { return config_.enabled && (config_.count == 0 || sent_ < config_.count); }
-    const E1000& nic() const { return nic_; }
+    const Nic& nic() const { return nic_; }
     unsigned port() const { return port_; }
     // The time between frames at the line rate, and the frames per second that makes.
     Picos frame_interval() const { return min_interval_; }
@@ -69,7 +73,7 @@ private:
     Picos arrival(std::uint64_t k) const;  // of frame k (0-based), from time zero
 
     WireSourceConfig config_;
-    E1000& nic_;
+    Nic& nic_;
     unsigned port_;
     Picos min_interval_;    // back to back at the line rate
     Picos burst_period_;    // start of one burst to the next (one frame when evenly spaced)

@@ -1,4 +1,4 @@
-#include "e1000/wire_source.h"
+#include "nic/wire_source.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,6 @@
 
 #include "core/sim_time.h"
 #include "core/trace_hooks.h"
-#include "e1000/e1000.h"
-#include "e1000/e1000_rx_port.h"
 #include "config/scenario_view.h"
 #include "config/param_spec.h"
 
@@ -119,7 +117,7 @@ WireSourceConfig WireSourceConfig::from(const ScenarioView& s) {
     return c;
 }
 
-WireSource::WireSource(sc_core::sc_module_name name, const WireSourceConfig& config, E1000& nic,
+WireSource::WireSource(sc_core::sc_module_name name, const WireSourceConfig& config, Nic& nic,
                        unsigned port, Picos byte_time)
     : sc_module(name), config_(config), nic_(nic), port_(port),
       min_interval_(Picos(std::max(config.size, kMinFrameBytes) + kWireOverheadBytes) * byte_time),
@@ -148,13 +146,13 @@ void WireSource::send() {
     trace::emit(TraceStep::RxWire, TracePhase::End, name(), now, port_, static_cast<std::int64_t>(sent_));
     nic_.receive_frame(port_, config_.size, static_cast<std::uint32_t>(sent_));
     if (on_frame_) {
-        // The frame as the NIC takes it (e1000_rx_port.cpp): zeros but for its number where
+        // The frame as the NIC takes it (Nic::receive_frame): zeros but for its number where
         // pktgen's header has the sequence number; padded to the minimum frame on the wire.
         const unsigned wire_bytes = std::max(config_.size, kMinFrameBytes);
         frame_.assign(wire_bytes, 0);
         const auto seq = static_cast<std::uint32_t>(sent_);
-        if (config_.size >= e1000::RxPort::kSeqOffset + sizeof seq)
-            std::memcpy(&frame_[e1000::RxPort::kSeqOffset], &seq, sizeof seq);
+        if (config_.size >= kFrameSeqOffset + sizeof seq)
+            std::memcpy(&frame_[kFrameSeqOffset], &seq, sizeof seq);
         // Now its FCS has arrived: its preamble (8), the frame and the FCS (4) took the time before.
         const Picos byte_time = min_interval_ / (wire_bytes + kWireOverheadBytes);
         on_frame_(frame_.data(), wire_bytes, now - byte_time * (wire_bytes + 12));

@@ -1,0 +1,23 @@
+// The NIC families a scenario may place (nic/nic_family.h), and what the harness asks of them
+// without naming one: the family of a nic.model, a NIC's spec read from the scenario, and the
+// statistics every family's NICs report.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nic/nic_family.h"
+
+namespace pcisim {
+
+class ScenarioView;
+
+const std::vector<const NicFamily*>& nic_families();
+// The NIC of the scenario's `prefix` ("nic", "nics.1"), read by the family of its nic.model;
+// throws std::invalid_argument when no family has that part (the scenario check has refused it).
+std::shared_ptr<const NicSpec> read_nic(const ScenarioView& s, const std::string& prefix);
+// The statistics of the NICs of every family (a NIC reports its own family's).
+StatGroup<const Nic*> nic_statistics();
+
+}  // namespace pcisim
