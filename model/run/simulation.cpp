@@ -87,7 +87,7 @@ void catch_up(const Platform& platform) {
 // its window allows) has stopped.
 bool packets_owed(const PortSoftware& sw) {
     return sw.has_work() || sw.driver->queue_stopped() ||
-           (sw.enabled && sw.tcp && sw.tcp->bytes_in_flight() > 0);
+           (sw.enabled && sw.workload->awaits_answers());
 }
 
 // Who waits on what, for the watchdog's diagnostic.
@@ -104,12 +104,8 @@ std::string port_state(const Platform& platform, const PortSoftware& sw) {
       << " descriptors in use; NIC TDH " << tx.ring_head << " TDT " << tx.ring_tail << ", TX FIFO "
       << tx.fifo_used << " of " << tx.fifo_capacity << " B used, "
       << frames_from_pktgen(nic, port) << " frames sent";
-    if (sw.tcp && sw.enabled)
-        o << "; the TCP stream waits for ACKs of " << sw.tcp->bytes_in_flight()
-          << " bytes in flight (its window allows " << sw.tcp->options().receive_window()
-          << "), and " << sw.driver->packets_unannounced()
-          << " of its frames are in the ring without a TDT write (driver.tdt_batch "
-          << sw.driver->options().tdt_batch << ")";
+    const std::string waiting = sw.enabled ? sw.workload->waiting_for() : "";
+    if (!waiting.empty()) o << "; " << waiting;
     return o.str();
 }
 
@@ -233,6 +229,8 @@ struct Simulation::Parts {
     Picos record_until = 0;
     std::function<void(const WireFrame&)> wire_frame;  // --pcap; empty: nobody asked
     std::vector<std::string> interfaces;               // of each transmitting port
+    std::vector<Workload*> answering;  // of each transmitting port: its workload when it
+                                       // answers frames (sees each leave), else nullptr
 };
 
 Simulation::Simulation(const Scenario& s)
@@ -249,6 +247,7 @@ Simulation::Simulation(const Scenario& s)
                                std::to_string(sw.port));
         p.frames[i].check_order = sw.enabled && sw.workload->numbers_frames();
         p.frames[i].preloaded = platform.nics()[sw.nic]->preloaded_frames();
+        p.answering.push_back(sw.workload->answers_frames() ? sw.workload.get() : nullptr);
         sw.workload->on_xmit([this, i](Picos xmit) { parts_->frames[i].queued(xmit); });
     }
     // Frames of NIC n's port p go to the n-th NIC's ports' checks, which start at `first`.
@@ -262,8 +261,8 @@ Simulation::Simulation(const Scenario& s)
                 if (parts_->wire_frame)
                     parts_->wire_frame(
                         {parts_->interfaces[first + port], false, frame, len, times.wire_start});
-                const PortSoftware& sw = *parts_->platform->ports()[first + port];
-                if (sw.peer) sw.peer->on_wire(frame, len, times.wire_end);
+                if (Workload* far_end = parts_->answering[first + port])
+                    far_end->frame_left(frame, len, times.wire_end);
             });
         first += ports;
     }
@@ -444,13 +443,6 @@ void Simulation::check_receive_conservation() const {
 
 namespace {
 
-// The payload a TCP stream's port can carry at most: full segments at the port's wire limit
-// (headers, FCS, preamble and gap around each MSS of payload).
-double tcp_payload_limit_mbit_s(const Platform& platform, const PortSoftware& sw) {
-    const double segments = platform.nics()[sw.nic]->wire_limit_pps(sw.port, sw.workload->frame_bytes());
-    return segments * sw.tcp->options().mss * 8 / 1e6;
-}
-
 // The frames per second a wire source offers its port (results' rx.offered_pps).
 double offered_pps(const WireSourceConfig& config, const WireSource& wire) {
     return config.rate_pps > 0 ? config.rate_pps : 1e12 / static_cast<double>(wire.frame_interval());
@@ -553,22 +545,12 @@ std::vector<std::string> Simulation::unmeasured_rates() const {
     for (const FrameCheck& f : p.frames) {
         const PortSoftware& sw = *platform.ports()[f.port];
         if (!sw.enabled) continue;
-        const bool finished = !sw.tcp && !packets_owed(sw);  // a TCP stream never finishes
+        const bool finished = sw.workload->finishes() && !packets_owed(sw);
         std::string bursts = unsteady_frames(f, p.window_start, now, finished);
         if (!bursts.empty()) why.push_back(port_name(platform, sw) + ": " + bursts);
-        if (!sw.tcp) continue;
-        // Goodput over the window at most the payload the link carries in MSS segments.
-        const double mbit_s = static_cast<double>(sw.peer->counters().payload_bytes) * 8 / window_s / 1e6;
-        const double limit = tcp_payload_limit_mbit_s(platform, sw);
-        if (mbit_s > limit * (1 + 1e-9)) {
-            std::ostringstream o;
-            o.setf(std::ios::fixed);
-            o.precision(1);
-            o << port_name(platform, sw) << ": the TCP stream's payload in the window, " << mbit_s
-              << " Mbit/s, is above the " << limit << " Mbit/s the link carries in segments of "
-              << "tcp.mss " << sw.tcp->options().mss;
-            why.push_back(o.str());
-        }
+        const std::string far_end = sw.workload->unmeasured(
+            window_s, platform.nics()[sw.nic]->wire_limit_pps(sw.port, sw.workload->frame_bytes()));
+        if (!far_end.empty()) why.push_back(port_name(platform, sw) + ": " + far_end);
     }
     const std::vector<RxPortWindow> rx = receive_window();
     for (std::size_t k = 0, r = 0; k < platform.ports().size(); ++k) {

@@ -1,6 +1,7 @@
 #include "software/tcp_sender.h"
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 
 #include "core/sim_time.h"
@@ -190,6 +191,33 @@ bool TcpSender::can_transmit() const {
 bool TcpSender::can_fill() const { return !writer_blocked_ && (tail_has_room() || memory_free()); }
 
 bool TcpSender::has_work() const { return can_transmit() || can_fill(); }
+
+void TcpSender::frame_left(const std::uint8_t* frame, unsigned len, Picos when) {
+    peer_.on_wire(frame, len, when);
+}
+
+std::string TcpSender::waiting_for() const {
+    std::ostringstream o;
+    o << "the TCP stream waits for ACKs of " << bytes_in_flight()
+      << " bytes in flight (its window allows " << options_.receive_window() << "), and "
+      << driver_.packets_unannounced() << " of its frames are in the ring without a TDT write "
+      << "(driver.tdt_batch " << driver_.options().tdt_batch << ")";
+    return o.str();
+}
+
+// Goodput over the window at most the payload the link carries in MSS segments (headers, FCS,
+// preamble and gap around each MSS of payload).
+std::string TcpSender::unmeasured(double window_s, double wire_limit_pps) const {
+    const double mbit_s = static_cast<double>(peer_.counters().payload_bytes) * 8 / window_s / 1e6;
+    const double limit = wire_limit_pps * options_.mss * 8 / 1e6;
+    if (mbit_s <= limit * (1 + 1e-9)) return "";
+    std::ostringstream o;
+    o.setf(std::ios::fixed);
+    o.precision(1);
+    o << "the TCP stream's payload in the window, " << mbit_s << " Mbit/s, is above the " << limit
+      << " Mbit/s the link carries in segments of tcp.mss " << options_.mss;
+    return o.str();
+}
 
 void TcpSender::reset_counters() {
     counters_ = Counters{};

@@ -80,6 +80,11 @@ public:
     bool fills_ring() const override { return false; }
     bool numbers_frames() const override { return false; }  // its receiver checks the order
     bool answers_frames() const override { return true; }
+    void frame_left(const std::uint8_t* frame, unsigned len, Picos when) override;
+    bool awaits_answers() const override { return bytes_in_flight() > 0; }
+    std::string waiting_for() const override;  // the ACKs, and frames left unannounced
+    bool finishes() const override { return false; }
+    std::string unmeasured(double window_s, double wire_limit_pps) const override;
     // Called with the time an skb was handed to the driver, once per segment it carries (the
     // per-segment latency: the measurement matches them to the frames on the wire in order).
     void on_xmit(std::function<void(Picos)> fn) override { on_xmit_ = std::move(fn); }

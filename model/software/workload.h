@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "core/pci_types.h"
 #include "software/skb_pool.h"
@@ -49,6 +50,19 @@ public:
     // Its far end must see each frame when it leaves and answers by interrupt (ACKs): the wire
     // may not be kept lazily nor the CPU run ahead.
     virtual bool answers_frames() const { return false; }
+    // Such a far end's look at each frame as its last byte leaves the port (`when`).
+    virtual void frame_left(const std::uint8_t* /*frame*/, unsigned /*len*/, Picos /*when*/) {}
+    // It waits for answers to frames it sent (a TCP stream's data in flight until its ACKs):
+    // the wire owes it progress even when it has nothing to send.  What it waits for, for the
+    // watchdog's diagnostic ("": nothing beyond the driver's queue).
+    virtual bool awaits_answers() const { return false; }
+    virtual std::string waiting_for() const { return ""; }
+    // It stops once it has queued what it was asked for (pktgen.count); a stream never does.
+    virtual bool finishes() const { return true; }
+    // Why its far end's share of the window measures no rate it sustains, given the port's wire
+    // limit in frames of frame_bytes() per second ("": it does; a TCP stream's goodput above
+    // the payload the link carries is the window's edges showing through).
+    virtual std::string unmeasured(double /*window_s*/, double /*wire_limit_pps*/) const { return ""; }
     // The measurement window opens: its counters start from zero.
     virtual void reset_counters() {}
 };
