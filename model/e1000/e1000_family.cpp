@@ -50,7 +50,7 @@ const StatGroup<const Nic*>& nic_statistics() {
 }  // namespace
 
 const NicFamily& family() {
-    static const NicFamily f{"e1000", has_model, read, nic_statistics};
+    static const NicFamily f{"e1000", has_model, read, nic_statistics, nic_params, check_nic};
     return f;
 }
 

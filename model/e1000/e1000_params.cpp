@@ -7,6 +7,7 @@
 #include "config/scenario_view.h"
 #include "config/param_spec.h"
 #include "core/sim_time.h"
+#include "nic/nic_family.h"
 
 namespace pcisim {
 
@@ -138,12 +139,6 @@ void check_nic(const NicCheck& v, const nlohmann::json& doc, std::vector<std::st
                            std::to_string(preload_bytes) + " B do not fit the " +
                            std::to_string(fifo) + " B transmit FIFO; expected at most " +
                            std::to_string(preload_bytes ? fifo / preload_bytes : 0));
-}
-
-void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>& problems) {
-    check_nic({doc["nic"], "nic", doc["pktgen"]["ports"].get<unsigned>(), "pktgen.ports",
-               doc["bus"]["kind"].get<std::string>(), "bus.kind"},
-              doc, problems);
 }
 
 namespace e1000 {

@@ -16,22 +16,14 @@ namespace pcisim {
 class ScenarioView;
 struct ParamSpec;
 
-// The nic.* keys (unit, default, range, meaning), collected by run/schema.cpp.
+struct NicCheck;
+
+// The nic.* keys (unit, default, range, meaning), collected by run/schema.cpp through the
+// family (e1000_family.h).
 std::vector<ParamSpec> nic_params();
-// Checks between the NIC's keys and the rest of the scenario: packet buffer split, packet size
-// against the TX FIFO, ports of the model, a PCI-only part on PCI-X, preloaded frames.
-void check_nic_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
-// The same for one NIC of several (model/run/topology.cpp): its nic.* values with the inherited
-// ones filled in, the key path they are named by in messages ("nic", "nics[1]"), the ports it
-// transmits on and the kind of the segment it sits on, each with its key.
-struct NicCheck {
-    const nlohmann::json& keys;
-    std::string path;
-    unsigned ports;
-    std::string ports_key;
-    std::string bus_kind;
-    std::string bus_key;
-};
+// Checks between one NIC's keys and the rest of the scenario (nic/nic_family.h's NicCheck):
+// packet buffer split, packet size against the TX FIFO, ports of the model, a PCI-only part on
+// PCI-X, preloaded frames.
 void check_nic(const NicCheck& nic, const nlohmann::json& doc, std::vector<std::string>& problems);
 }
 
@@ -120,7 +112,7 @@ struct E1000Params {
 
     // The defaults for another part (traits follow the model); throws std::invalid_argument.
     static E1000Params for_model(const std::string& model);
-    // The scenario was checked at load, check_nic_combinations included.
+    // The scenario was checked at load, check_nic included.
     static E1000Params from(const ScenarioView& s);
     // The NIC of the array item `prefix` ("nics.1"): its own keys, and nic.*'s where it has none.
     static E1000Params from(const ScenarioView& s, const std::string& prefix);

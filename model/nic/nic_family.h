@@ -15,10 +15,25 @@
 #include "core/stats.h"
 #include "nic/nic.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace pcisim {
 
 class PciBus;
 class ScenarioView;
+struct ParamSpec;
+
+// One NIC's keys as the scenario check sees them: its nic.* values with the inherited ones
+// filled in, the key path they are named by in messages ("nic", "nics[1]"), the ports it
+// transmits on and the kind of the segment it sits on, each with its key.
+struct NicCheck {
+    const nlohmann::json& keys;
+    std::string path;
+    unsigned ports;
+    std::string ports_key;
+    std::string bus_kind;
+    std::string bus_key;
+};
 
 // One NIC's parameters, read and checked with the scenario.
 class NicSpec {
@@ -52,6 +67,10 @@ struct NicFamily {
     // What its NICs report (nic.* and nics[].stats.* of the results); a NIC of another family
     // reports none of it.
     const StatGroup<const Nic*>& (*statistics)();
+    // Its nic.* keys (unit, default, range, meaning), and the checks between one NIC's keys and
+    // the rest of the scenario.
+    std::vector<ParamSpec> (*params)();
+    void (*check)(const NicCheck& nic, const nlohmann::json& doc, std::vector<std::string>& problems);
 };
 
 }  // namespace pcisim

@@ -19,5 +19,9 @@ const std::vector<const NicFamily*>& nic_families();
 std::shared_ptr<const NicSpec> read_nic(const ScenarioView& s, const std::string& prefix);
 // The statistics of the NICs of every family (a NIC reports its own family's).
 StatGroup<const Nic*> nic_statistics();
+// Every family's nic.* keys, and the checks of one NIC by its family (none when no family has
+// its nic.model: the key's own check has said so).
+std::vector<ParamSpec> nic_family_params();
+void check_nic_keys(const NicCheck& nic, const nlohmann::json& doc, std::vector<std::string>& problems);
 
 }  // namespace pcisim

@@ -8,8 +8,6 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "e1000/e1000_params.h"
-#include "e1000/e1000_regs.h"
 #include "nic/wire_source.h"
 #include "platform/cpu.h"
 #include "platform/cpu_cache.h"
@@ -17,6 +15,7 @@
 #include "platform/host_bridge.h"
 #include "platform/pci_bridge.h"
 #include "platform/pci_bus.h"
+#include "run/nic_families.h"
 #include "run/platform.h"
 #include "run/topology.h"
 #include "software/e1000_driver.h"
@@ -50,7 +49,7 @@ const std::vector<ParamSpec>& schema() {
     static const std::vector<ParamSpec> all = [] {
         std::vector<ParamSpec> v;
         for (auto part : {scenario_params, simulation_params, bus_params, host_params, bridge_params,
-                          dma_master_params, nic_params, driver_params, rx_driver_params,
+                          dma_master_params, nic_family_params, driver_params, rx_driver_params,
                           pktgen_params, tcp_params, wire_source_params, cpu_params, kernel_params, cpu_cache_params,
                           slab_params, topology_params, testing_params})
             for (auto& p : part()) v.push_back(std::move(p));
@@ -123,7 +122,7 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
     const std::uint64_t ports = transmitting_ports(doc);
     const auto ring = doc["driver"]["ring_size"].get<std::uint64_t>();
     std::uint64_t needed = kRingBase + (ports - 1) * Platform::ring_spacing(ports) +
-                           ring * e1000::kDescriptorBytes;
+                           ring * E1000Driver::kDescriptorBytes;
     std::string what = "the descriptor rings (driver.ring_size " + std::to_string(ring) + ", " +
                        std::to_string(ports) + " transmitting ports)";
     if (doc["pktgen"]["enabled"].get<bool>()) {

@@ -13,7 +13,7 @@
 namespace pcisim {
 
 // Each module lists its own parameters next to its code and declares the list in its header
-// (bus_params() in platform/pci_bus.h, nic_params() in e1000/e1000_params.h, ...); these are
+// (bus_params() in platform/pci_bus.h, each NIC family's through run/nic_families.h, ...); these are
 // run/'s own.
 std::vector<ParamSpec> scenario_params();    // name, description, platform, why, nic.enabled
 std::vector<ParamSpec> simulation_params();  // model/run/simulation.cpp
@@ -36,8 +36,9 @@ const std::vector<SchemaChild>* schema_children(const std::string& object_path);
 // memory for the socket buffers, FIFO room): everything about the scenario that the run would
 // otherwise find out.  `doc` has every default filled in; problems are appended, one line each.
 void check_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
-// The modules' own checks live with them: check_bus_clock (platform/pci_bus.h), check_nic and
-// check_nic_combinations (e1000/e1000_params.h), check_wire_source (nic/wire_source.h).
+// The modules' own checks live with them: check_bus_clock (platform/pci_bus.h), each NIC
+// family's (check_nic in e1000/e1000_params.h, called through run/nic_families.h),
+// check_wire_source (nic/wire_source.h).
 
 // Markdown reference of every key (docs/scenario-reference.md).
 std::string schema_markdown();

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "e1000/e1000_params.h"
 #include "run/nic_families.h"
 #include "platform/pci_bridge.h"
 #include "platform/cpu.h"
@@ -120,7 +119,7 @@ void check_online_cpus(const json& doc, std::vector<std::string>& problems) {
 
 std::vector<ParamSpec> topology_params() {
     std::vector<ParamSpec> p;
-    for (const ParamSpec& k : nic_params())
+    for (const ParamSpec& k : nic_family_params())
         p.push_back(inherited(k, "nics[]." + k.path.substr(4), "This NIC's " + k.path + "."));
     for (const ParamSpec& k : pktgen_params())
         if (k.path == "pktgen.ports")
@@ -248,7 +247,9 @@ void check_topology(const json& doc, std::vector<std::string>& problems) {
     for (std::size_t c = 0; c < cards.size(); ++c)
         check_bus_clock(cards[c]["bus"], "card_bridges[" + std::to_string(c) + "].bus", problems);
     if (nics.empty()) {
-        check_nic_combinations(doc, problems);
+        check_nic_keys({doc["nic"], "nic", doc["pktgen"]["ports"].get<unsigned>(), "pktgen.ports",
+                        doc["bus"]["kind"].get<std::string>(), "bus.kind"},
+                       doc, problems);
         if (!cards.empty())
             problems.push_back("card_bridges: " + std::to_string(cards.size()) +
                                " card bridge(s) and no nics[]; expected nics[] entries whose "
@@ -287,7 +288,7 @@ void check_topology(const json& doc, std::vector<std::string>& problems) {
         }
         const json keys = nic_keys(doc, item);
         ports.push_back(ports_of(doc, item));
-        check_nic({keys, at, ports.back(),
+        check_nic_keys({keys, at, ports.back(),
                    item.contains("ports") ? at + ".ports" : "pktgen.ports", bus_kind, bus_key},
                   doc, problems);
         const int cpu = item["cpu"].get<int>();

@@ -53,7 +53,7 @@ struct Topology {
 
 // The transmitting ports of all NICs (what the rings and buffers in host memory are for).
 unsigned transmitting_ports(const nlohmann::json& doc);
-// Checks between the topology keys and the NICs' own (every NIC's check_nic): card bridges
+// Checks between the topology keys and the NICs' own (every NIC's family's check): card bridges
 // named by NICs and used by one, CPUs of the ports, the NIC count.
 void check_topology(const nlohmann::json& doc, std::vector<std::string>& problems);
 

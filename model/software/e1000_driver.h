@@ -63,6 +63,7 @@ struct DriverOptions {
 class E1000Driver {
 public:
     static constexpr std::uint32_t kMaxDataPerDescriptor = 4096;  // E1000_MAX_DATA_PER_TXD
+    static constexpr std::uint32_t kDescriptorBytes = e1000::kDescriptorBytes;  // of its ring
 
     // `bar` is the port's register base; the ring lives at `ring_base` in host memory.
     // `static_buffer` (driver.copy) hands out the per-descriptor buffers at ring set-up.
