@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <sstream>
@@ -34,8 +35,11 @@ const std::string kSweepArgs =
     " --vary masters.0.bytes=64:640:64 --set simulation.warmup_us=20"
     " --set simulation.batch_us=1000 --set simulation.min_window_us=1000 -j 2";
 
-// Starts pcisim with `args` in its own process; stderr goes to `err`.
+// Starts pcisim with `args` in its own process; stderr goes to `err`.  The file is emptied here,
+// before the fork: a kill that comes before the child's shell has opened it must not leave the
+// previous run's words to be read as this run's.
 pid_t start(const std::string& args, const std::string& err) {
+    std::ofstream(err, std::ios::trunc);
     pid_t pid = fork();
     if (pid == 0) {
         std::string command = "exec " + pcisim_binary() + args + " >/dev/null 2>" + err;
