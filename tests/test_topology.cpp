@@ -8,7 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "e1000/e1000_family.h"
 #include "e1000/e1000_params.h"
+#include "run/nic_families.h"
+#include "software/e1000_driver.h"
 #include "run/scenario.h"
 #include "run/topology.h"
 #include "test_support.h"
@@ -235,4 +238,26 @@ TEST_CASE("bad topology input names the key, the value and what was expected", "
     auto p = json_problems(many.dump(), {}, kScenarios);
     REQUIRE_FALSE(p.empty());
     CHECK(p[0].rfind("nics: 17 NICs; expected at most 16", 0) == 0);
+}
+
+TEST_CASE("a NIC is read by the family of its nic.model and its driver probes its device ID",
+          "[topology]") {
+    const Scenario s = Scenario::load(scenario_path("phi-32-66-82541"), {"nic.model=82544"});
+    const Topology t = Topology::from(s, 64);
+    REQUIRE(t.nics.size() == 1);
+    const NicSpec& spec = *t.nics[0].spec;
+    CHECK(spec.model() == "82544");
+    CHECK(e1000::params_of(spec).traits.pcix_dword_erratum);
+    CHECK(spec.device_id() == 0x1008);
+    // The 82544's PCI-X workaround only on a PCI-X bus, and its write-back as 2.6.9 leaves it.
+    DriverOptions on_pcix, on_pci;
+    on_pcix.probe(spec.device_id(), true);
+    on_pci.probe(spec.device_id(), false);
+    CHECK(on_pcix.pcix_82544);
+    CHECK_FALSE(on_pci.pcix_82544);
+    CHECK_FALSE(on_pcix.full_tx_desc_writeback);
+    DriverOptions later;
+    later.probe(e1000::E1000Params::for_model("82546").traits.identity.device_id, true);
+    CHECK_FALSE(later.pcix_82544);
+    CHECK(later.full_tx_desc_writeback);
 }

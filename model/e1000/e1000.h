@@ -30,8 +30,7 @@ public:
           DmaMemory& mem, std::uint64_t bar_base, std::vector<InterruptSink*> irq_per_port);
 
     const char* module_name() const override { return basename(); }
-    const std::string& model() const override { return params_.model; }
-    unsigned ports() const override { return static_cast<unsigned>(ports_.size()); }
+    unsigned ports() const { return static_cast<unsigned>(ports_.size()); }
     static constexpr std::uint64_t kBarBytes = 0x20000;  // port p's registers at bar_base + p*kBarBytes
 
     // The counters of every part since reset_stats() (the statistics that report them are

@@ -51,11 +51,8 @@ class Nic {
 public:
     virtual ~Nic() = default;
 
-    // Its module's name ("nic", "nic0"), which is also its master's name on the bus; its part
-    // (nic.model); its ports.
+    // Its module's name ("nic", "nic0"), which is also its master's name on the bus.
     virtual const char* module_name() const = 0;
-    virtual const std::string& model() const = 0;
-    virtual unsigned ports() const = 0;
 
     // The run: counters from zero when the window opens; each port's wire kept lazily (frames
     // finished when someone looks), and catch_up() before reading anything below; the frames

@@ -1,0 +1,44 @@
+// The import structure has no upward arrow (docs/architecture.md, "Layout"): a folder of model/
+// includes only its own headers and those of the layers below it.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+using namespace std::string_literals;
+
+TEST_CASE("no folder of the model includes a folder above it", "[layers]") {
+    // Bottom first; tools and the TLM component are both on top.
+    const std::map<std::string, int> rank = {{"core", 0},     {"config", 1}, {"platform", 2},
+                                             {"nic", 3},      {"e1000", 4},  {"software", 5},
+                                             {"run", 6},      {"tools", 7},  {"tlm", 7}};
+    const std::filesystem::path model = std::string(PCISIM_SOURCE_DIR) + "/model";
+    const std::regex include(R"(^\s*#include\s+"(\w+)/)");
+    std::vector<std::string> upward;
+    std::size_t files = 0;
+    for (const auto& [folder, own] : rank) {
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(model / folder)) {
+            if (!entry.is_regular_file()) continue;
+            ++files;
+            std::ifstream in(entry.path());
+            std::smatch m;
+            for (std::string line; std::getline(in, line);) {
+                if (!std::regex_search(line, m, include)) continue;
+                auto it = rank.find(m[1]);
+                if (it != rank.end() && it->second > own)
+                    upward.push_back(entry.path().lexically_relative(model).string() + ": " + line);
+            }
+        }
+    }
+    CHECK(files > 100);  // the folders were found
+    INFO("includes of a layer above:\n" << [&] {
+        std::string all;
+        for (const auto& u : upward) all += u + "\n";
+        return all;
+    }());
+    CHECK(upward.empty());
+}
