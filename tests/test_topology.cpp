@@ -13,6 +13,8 @@
 #include "run/topology.h"
 #include "test_support.h"
 
+namespace test_topology {
+
 using namespace pcisim;
 using namespace pcisim::test;
 using nlohmann::json;
@@ -236,3 +238,5 @@ TEST_CASE("bad topology input names the key, the value and what was expected", "
     REQUIRE_FALSE(p.empty());
     CHECK(p[0].rfind("nics: 17 NICs; expected at most 16", 0) == 0);
 }
+
+}  // namespace test_topology
