@@ -17,6 +17,8 @@
 #include "test_support.h"
 #include "run/simulation.h"
 
+namespace test_bad_inputs {
+
 using namespace pcisim;
 using namespace pcisim::test;
 using nlohmann::json;
@@ -558,3 +560,5 @@ TEST_CASE("explain on a scenario without a NIC says so once, not 'make the windo
     CHECK(o.err.find("window longer") == std::string::npos);
     CHECK(o.err.find("explain: explain:") == std::string::npos);
 }
+
+}  // namespace test_bad_inputs

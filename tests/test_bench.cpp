@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+namespace test_bench {
+
 using nlohmann::json;
 
 namespace {
@@ -103,3 +105,5 @@ TEST_CASE("pcisim bench --against refuses what it cannot compare") {
     // A binary that is not pcisim gives no benchmark JSON: a failure naming it.
     CHECK(exit_code("--against /bin/true --case stock-60 --packets 1000 --pairs 1") == 1);
 }
+
+}  // namespace test_bench

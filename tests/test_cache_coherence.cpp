@@ -5,6 +5,8 @@
 #include "platform/cache_coherence.h"
 #include "platform/host_bridge.h"
 
+namespace test_cache_coherence {
+
 using namespace pcisim;
 
 namespace {
@@ -103,3 +105,5 @@ TEST_CASE("CPUs sharing one cache (Hyper-Threading siblings) move no lines") {
     CHECK(caches.touch(1, 0x5000, 4, true, 0, LineUse::RingState) == 0);
     CHECK(caches.touch(0, 0x5000, 4, false, 0, LineUse::RingState) == 0);
 }
+
+}  // namespace test_cache_coherence

@@ -8,6 +8,8 @@
 
 #include "test_support.h"
 
+namespace test_check_equals_run {
+
 using namespace pcisim::test;
 
 namespace {
@@ -60,3 +62,5 @@ TEST_CASE("check and run agree on every combination of issue 32", "[check]") {
         CHECK(contains(run.err, "pcisim: " + c.key));
     }
 }
+
+}  // namespace test_check_equals_run

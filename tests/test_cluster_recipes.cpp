@@ -13,6 +13,8 @@
 #include "test_support.h"
 #include "tools/sweep/worker_pool.h"
 
+namespace test_cluster_recipes {
+
 using namespace pcisim::test;
 
 namespace {
@@ -104,3 +106,5 @@ TEST_CASE("the GNU parallel recipe gives the unsharded sweep", "[sweep]") {
     REQUIRE(WEXITSTATUS(status) == 0);
     CHECK(slurp(dir / "sweep.csv") == unsharded_csv(dir));
 }
+
+}  // namespace test_cluster_recipes

@@ -6,6 +6,8 @@
 
 #include "test_support.h"
 
+namespace test_command_line {
+
 using namespace pcisim::test;
 using nlohmann::json;
 
@@ -180,3 +182,5 @@ TEST_CASE("pcisim-tlm-example prints its version and refuses a scenario it canno
     CHECK(tcp.exit_code == 2);
     CHECK(contains(tcp.err, "workload.kind: \"tcp_stream\""));
 }
+
+}  // namespace test_command_line

@@ -6,6 +6,8 @@
 
 #include "test_support.h"
 
+namespace test_data_dir {
+
 namespace fs = std::filesystem;
 using namespace pcisim::test;
 
@@ -87,3 +89,5 @@ TEST_CASE("an installed tree finds its own share/pcisim wherever it is moved") {
     REQUIRE(std::system(("env -u PCISIM_DATA_DIR " + pcisim_binary() + " help >" + help).c_str()) == 0);
     CHECK(contains(slurp(help), std::string("data directory: ") + PCISIM_SOURCE_DIR + " (source tree)\n"));
 }
+
+}  // namespace test_data_dir

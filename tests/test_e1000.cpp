@@ -18,6 +18,8 @@
 #include "fake_nic_bus.h"
 #include "nic_stats.h"
 
+namespace test_e1000 {
+
 using namespace pcisim;
 using namespace pcisim::e1000;
 using pcisim::test::FakeBus;
@@ -856,3 +858,5 @@ TEST_CASE("e1000: accesses to offsets with no register are counted and reported"
         {{"port", 1}, {"offset", "0x00E00"}, {"name", "LEDCTL"}, {"reads", 1}, {"writes", 0}}};
     CHECK(nic_stats(nic)["unimplemented_register_accesses"] == expected);
 }
+
+}  // namespace test_e1000

@@ -20,6 +20,8 @@
 #include "run/simulation.h"
 #include "test_support.h"
 
+namespace test_e1000_rx {
+
 using namespace pcisim;
 using namespace pcisim::e1000;
 using pcisim::test::FakeBus;
@@ -460,3 +462,5 @@ TEST_CASE("e1000 rx: a forwarding cost the CPU cannot pay runs the receive ring 
     CHECK(dear["rx"]["missed_by_cause"]["no_descriptor"].get<std::uint64_t>() > 0);
     CHECK(dear["cpus"][0]["busy_fraction"].get<double>() > 0.95);
 }
+
+}  // namespace test_e1000_rx

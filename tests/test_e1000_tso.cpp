@@ -25,6 +25,8 @@
 #include "nic_stats.h"
 #include "test_support.h"
 
+namespace test_e1000_tso {
+
 using namespace pcisim;
 
 namespace {
@@ -312,3 +314,5 @@ TEST_CASE("tso: a TSO frame four times the size of the transmit FIFO goes out wh
     CHECK(stats["mean_per_packet_ns"]["fifo_wait"].get<double>() > 0);
     CHECK(rig.freed == 1);
 }
+
+}  // namespace test_e1000_tso

@@ -12,6 +12,8 @@
 #include "simulated_runs.h"
 #include "test_support.h"
 
+namespace test_end_to_end {
+
 using namespace pcisim;
 using nlohmann::json;
 using pcisim::test::scenario_path;
@@ -180,3 +182,5 @@ TEST_CASE("results are the same with and without the bus's run-ahead") {
         CHECK(ahead == observed);
     }
 }
+
+}  // namespace test_end_to_end

@@ -10,6 +10,8 @@
 #include "run/simulation.h"
 #include "test_support.h"
 
+namespace test_explain {
+
 using namespace pcisim;
 using nlohmann::json;
 using pcisim::test::scenario_path;
@@ -241,3 +243,5 @@ TEST_CASE("explain skips the transmit side when every port is receive-only") {
     CHECK(x["direction"] == "rx");
     CHECK(x["receive"]["window"]["frames"].get<double>() > 0);
 }
+
+}  // namespace test_explain

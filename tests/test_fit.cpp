@@ -12,6 +12,8 @@
 #include "tools/fit/sweep_curves.h"
 #include "test_support.h"
 
+namespace test_fit {
+
 using namespace pcisim::fit;
 using Catch::Detail::Approx;
 
@@ -300,3 +302,5 @@ TEST_CASE("fit refuses what is no sweep CSV before reading it whole", "[fit]") {
         CHECK(contains(o.err, message));
     }
 }
+
+}  // namespace test_fit

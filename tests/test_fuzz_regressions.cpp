@@ -11,6 +11,8 @@
 #include "fuzz/output_paths_input.h"
 #include "fuzz/scenario_input.h"
 
+namespace test_fuzz_regressions {
+
 namespace fs = std::filesystem;
 
 TEST_CASE("the fuzz corpus and every kept crasher load without crashing") {
@@ -44,3 +46,5 @@ TEST_CASE("the output-path fuzz corpus never lets an output replace an input or 
     }
     CHECK(inputs > 0);
 }
+
+}  // namespace test_fuzz_regressions

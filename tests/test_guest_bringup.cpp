@@ -2,7 +2,6 @@
 // replayed access by access (guest_linux269.h) against the TLM-2.0 component behind a PCI host
 // bridge, for an 82540, an 82544 and an 82546 (both functions); then frames sent and received
 // through the rings the driver set up, with the filters and statistics the driver configured.
-#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn: the guest's thread
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -24,6 +23,8 @@
 #include "tlm/tlm_memory.h"
 #include "tlm/tlm_pci_host.h"
 #include "tlm/tlm_router.h"
+
+namespace test_guest_bringup {
 
 using namespace pcisim;
 using namespace pcisim::e1000;
@@ -374,3 +375,5 @@ TEST_CASE("after the Linux bring-up an 82544 sends and receives through the driv
 TEST_CASE("after the Linux bring-up an 82546 sends and receives through the driver's rings", "[guest]") {
     traffic_after_bring_up("82546");
 }
+
+}  // namespace test_guest_bringup

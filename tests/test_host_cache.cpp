@@ -19,6 +19,8 @@
 #include "simulated_runs.h"
 #include "test_support.h"
 
+namespace test_host_cache {
+
 using namespace pcisim;
 using nlohmann::json;
 
@@ -283,3 +285,5 @@ TEST_CASE("explain prices the cache misses, slab batches and snoop hits per pack
     Scenario plain = Scenario::load(test::scenario_path("phi-64-100-82546"), {"cpu.cache.kib=0"});
     CHECK(host_data_costs(plain, json{{"slab_batches_per_packet", 0.0}}).is_null());
 }
+
+}  // namespace test_host_cache

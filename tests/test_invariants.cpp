@@ -7,6 +7,8 @@
 #include "platform/host_memory.h"
 #include "core/invariants.h"
 
+namespace test_invariants {
+
 using namespace pcisim;
 using namespace pcisim::e1000;
 
@@ -55,3 +57,5 @@ TEST_CASE("a descriptor delivered twice is caught when it would be processed aga
         CHECK(v.state().rfind("descriptor 0 processed where 4 was next", 0) == 0);
     }
 }
+
+}  // namespace test_invariants

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+namespace test_layers {
+
 using namespace std::string_literals;
 
 TEST_CASE("no folder of the model includes a folder above it", "[layers]") {
@@ -42,3 +44,34 @@ TEST_CASE("no folder of the model includes a folder above it", "[layers]") {
     }());
     CHECK(upward.empty());
 }
+
+TEST_CASE("every test file keeps its names in a namespace named after the file", "[layers]") {
+    // The unity build compiles eight test files as one (CMakeLists.txt): fixtures and `using`
+    // lines at file scope would meet those of the other seven.
+    const std::filesystem::path tests = std::string(PCISIM_SOURCE_DIR) + "/tests";
+    std::vector<std::string> unwrapped;
+    std::size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(tests)) {
+        const std::string stem = entry.path().stem().string();
+        if (entry.path().extension() != ".cpp" || stem.rfind("test_", 0) != 0) continue;
+        ++files;
+        std::ifstream in(entry.path());
+        std::string line, opening;
+        bool opened = false;
+        for (; std::getline(in, line);) {
+            if (line == "namespace " + stem + " {") opened = true;
+            else if (!opened && !line.empty() && line.rfind("//", 0) != 0 && line[0] != '#')
+                opening = line;  // code before the namespace
+        }
+        if (!opened || !opening.empty()) unwrapped.push_back(stem);
+    }
+    CHECK(files > 30);
+    INFO("not wrapped in their own namespace: " << [&] {
+        std::string all;
+        for (const auto& u : unwrapped) all += u + " ";
+        return all;
+    }());
+    CHECK(unwrapped.empty());
+}
+
+}  // namespace test_layers

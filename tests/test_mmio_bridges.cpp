@@ -10,6 +10,8 @@
 #include "core/sim_time.h"
 #include "run/scenario.h"
 
+namespace test_mmio_bridges {
+
 using namespace pcisim;
 using namespace pcisim::test;
 
@@ -213,3 +215,5 @@ TEST_CASE("the host bridge's and the CPU's struct defaults are their parameter t
     CHECK(cpu.mmio_write_ps == cpu_table.mmio_write_ps);
     CHECK(cpu.interrupt_latency_ps == cpu_table.interrupt_latency_ps);
 }
+
+}  // namespace test_mmio_bridges

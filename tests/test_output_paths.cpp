@@ -10,6 +10,8 @@
 #include "tools/output/output_paths.h"
 #include "test_support.h"
 
+namespace test_output_paths {
+
 namespace fs = std::filesystem;
 using namespace pcisim::test;
 
@@ -129,3 +131,5 @@ TEST_CASE("output identities: spellings, links and new files", "[outputs]") {
     CHECK_THROWS_AS(pcisim::output::check_outputs({{"-o", "/dev/null", true}}, {}),
                     pcisim::output::OutputError);
 }
+
+}  // namespace test_output_paths

@@ -6,6 +6,8 @@
 
 #include "test_support.h"
 
+namespace test_pcap {
+
 using namespace pcisim::test;
 using nlohmann::json;
 
@@ -122,3 +124,5 @@ TEST_CASE("explain --pcap writes the frames of the run it explains") {
     CHECK(bad.exit_code == 2);
     CHECK(contains(bad.err, "--pcap"));
 }
+
+}  // namespace test_pcap

@@ -7,6 +7,8 @@
 #include "platform/bridge_face.h"
 #include "bus_test_parts.h"
 
+namespace test_pci_bus {
+
 using namespace pcisim;
 using namespace pcisim::test;
 
@@ -406,3 +408,5 @@ TEST_CASE("a master's two reads are two delayed requests that it repeats in turn
 TEST_CASE("a master's two reads give the same times with the run-ahead on") {
     check_two_reads(run_two_reads_of_one_master(false));
 }
+
+}  // namespace test_pci_bus

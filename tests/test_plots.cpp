@@ -10,6 +10,8 @@
 #include "test_support.h"
 #include "tools/validate/validation_report.h"
 
+namespace test_plots {
+
 namespace fs = std::filesystem;
 using namespace pcisim::test;
 
@@ -113,3 +115,5 @@ TEST_CASE("the figure the validation report embeds is one plots/regenerate draws
     CHECK(std::find(std::begin(kFigures), std::end(kFigures), figure) != std::end(kFigures));
     CHECK(fs::exists(kSource + "/docs/figures/" + figure + ".png"));
 }
+
+}  // namespace test_plots

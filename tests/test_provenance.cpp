@@ -10,6 +10,8 @@
 
 #include "test_support.h"
 
+namespace test_provenance {
+
 using nlohmann::json;
 using namespace pcisim::test;
 
@@ -108,3 +110,5 @@ TEST_CASE("sweep, fit and bench JSON carry the provenance") {
             0);
     check_provenance(json::parse(slurp(bench)), "bench");
 }
+
+}  // namespace test_provenance

@@ -11,6 +11,8 @@
 #include "platform/pci_bridge.h"
 #include "test_support.h"
 
+namespace test_read_ordering {
+
 using namespace pcisim;
 using namespace pcisim::test;
 
@@ -139,3 +141,5 @@ TEST_CASE("a read latency spread smooths the retry quantization on a 33 MHz bus"
     CHECK(plain_flat >= 3);
     CHECK(spread_flat == 0);
 }
+
+}  // namespace test_read_ordering

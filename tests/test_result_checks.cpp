@@ -9,6 +9,8 @@
 
 #include "test_support.h"
 
+namespace test_result_checks {
+
 using namespace pcisim::test;
 
 namespace {
@@ -83,3 +85,5 @@ TEST_CASE("long frames on a slow link are no stall: the window grows until it ca
     CHECK(o.json["tx_pps"].get<double>() == Approx(limit).epsilon(1e-3));
     CHECK(o.json["tx_frames"].get<std::uint64_t>() >= 10);
 }
+
+}  // namespace test_result_checks

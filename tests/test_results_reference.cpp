@@ -16,6 +16,8 @@
 #include "tools/cli/metrics_reference.h"
 #include "test_support.h"
 
+namespace test_results_reference {
+
 using nlohmann::json;
 using namespace pcisim::test;
 
@@ -209,3 +211,5 @@ TEST_CASE("the percentile estimates are close to the exact percentiles") {
     for (int i = 0; i < 8; ++i) few.add(i);
     CHECK_FALSE(few.percentile(0));  // fewer samples than markers: no estimate
 }
+
+}  // namespace test_results_reference

@@ -19,6 +19,8 @@
 #include "tools/sweep/sweep_table.h"
 #include "test_support.h"
 
+namespace test_robustness {
+
 namespace fs = std::filesystem;
 namespace sweep = pcisim::sweep;
 using namespace pcisim::test;
@@ -211,3 +213,5 @@ TEST_CASE("a sweep whose report pipe closes stops cleanly and resumes", "[robust
     CHECK(resumed.exit_code == 0);
     CHECK(contains(resumed.err, "resuming: "));
 }
+
+}  // namespace test_robustness

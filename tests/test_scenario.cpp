@@ -10,6 +10,8 @@
 #include "run/scenario.h"
 #include "test_support.h"
 
+namespace test_scenario {
+
 using namespace pcisim;
 using namespace pcisim::test;
 using nlohmann::json;
@@ -234,3 +236,5 @@ TEST_CASE("a platform chosen with --set is loaded, at load and on a loaded scena
         CHECK(e.problems()[0].rfind("platform: \"platforms/none.json\"", 0) == 0);
     }
 }
+
+}  // namespace test_scenario

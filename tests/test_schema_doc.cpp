@@ -11,6 +11,8 @@
 
 #include "run/schema.h"
 
+namespace test_schema_doc {
+
 TEST_CASE("docs/scenario-reference.md is the current output of pcisim schema") {
     std::ifstream in(std::string(PCISIM_SOURCE_DIR) + "/docs/scenario-reference.md");
     REQUIRE(in);
@@ -41,3 +43,5 @@ TEST_CASE("every scenario file the docs name is in the tree") {
     }
     CHECK(found > 0);
 }
+
+}  // namespace test_schema_doc

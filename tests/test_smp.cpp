@@ -9,6 +9,8 @@
 #include "platform/host_bridge.h"
 #include "test_support.h"
 
+namespace test_smp {
+
 using namespace pcisim;
 using nlohmann::json;
 
@@ -148,3 +150,5 @@ TEST_CASE("explain says which CPU ran what and prices what the CPUs cost each ot
     CHECK(sender["lock_spin_ns_per_packet"].get<double>() > 100);
     CHECK(sender["locked_ops_per_packet"].get<double>() >= 3);
 }
+
+}  // namespace test_smp

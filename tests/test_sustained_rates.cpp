@@ -9,6 +9,8 @@
 #include "run/sustained_rate.h"
 #include "test_support.h"
 
+namespace test_sustained_rates {
+
 using nlohmann::json;
 using namespace pcisim;
 using namespace pcisim::test;
@@ -147,3 +149,5 @@ TEST_CASE("explain refuses a window that holds one burst, and explains one of ma
     // 20 bursts of 253 packets: about 1e9 / 253000 ns a packet.
     CHECK(x["period_ns"].get<double>() == Approx(1e9 / 253000).epsilon(0.05));
 }
+
+}  // namespace test_sustained_rates

@@ -22,6 +22,8 @@
 #include "tools/sweep/sweep_table.h"
 #include "test_support.h"
 
+namespace test_sweep {
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 namespace sweep = pcisim::sweep;
@@ -434,3 +436,5 @@ TEST_CASE("a sweep whose strings are not UTF-8 is refused naming the key", "[swe
     CHECK(o.exit_code == 2);
     CHECK(contains(o.err, "the string \"b\\xFF\" is not valid UTF-8"));
 }
+
+}  // namespace test_sweep

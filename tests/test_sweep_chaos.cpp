@@ -21,6 +21,8 @@
 
 #include "test_support.h"
 
+namespace test_sweep_chaos {
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace pcisim::test;
@@ -155,3 +157,5 @@ TEST_CASE("a sweep killed with SIGKILL and resumed gives the output of an uninte
     for (const auto& entry : fs::directory_iterator(dir.path))
         CHECK(entry.path().filename().string().find(".tmp-") == std::string::npos);
 }
+
+}  // namespace test_sweep_chaos

@@ -18,6 +18,8 @@
 #include "simulated_runs.h"
 #include "test_support.h"
 
+namespace test_tcp_sender {
+
 using namespace pcisim;
 using nlohmann::json;
 
@@ -269,3 +271,5 @@ TEST_CASE("plots/tcp draws a message-size and MSS sweep headless", "[plots]") {
         if (std::filesystem::exists(f)) CHECK(std::filesystem::file_size(f) > 1000);
     }
 }
+
+}  // namespace test_tcp_sender

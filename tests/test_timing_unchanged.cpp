@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+namespace test_timing_unchanged {
+
 using nlohmann::json;
 
 namespace {
@@ -58,3 +60,5 @@ TEST_CASE("validate --predictions gives exactly the baseline's simulated values"
             {"case", "kind", "scenario", "size", "note", "unit"});
     compare(got["predictions"], want["predictions"], "tx_pps", {"scenario", "size", "variant"});
 }
+
+}  // namespace test_timing_unchanged

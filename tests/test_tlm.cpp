@@ -1,6 +1,5 @@
 // The e1000 as a TLM-2.0 component (model/tlm/): its register socket on its own, and the example
 // platform, where pktgen and the driver transmit through it over a plain memory and router.
-#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn: the test's initiator threads
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -15,6 +14,8 @@
 #include "run/scenario.h"
 #include "test_support.h"
 #include "tlm/example_platform.h"
+
+namespace test_tlm {
 
 using namespace pcisim;
 using namespace pcisim::e1000;
@@ -353,3 +354,5 @@ TEST_CASE("TLM-2.0: with MSI enabled an interrupt is a write of the message and 
     CHECK_FALSE(line_seen);
     CHECK((cs.read(0x06, 2) & 1u << 3) != 0);  // status: the function's interrupt is pending
 }
+
+}  // namespace test_tlm

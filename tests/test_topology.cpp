@@ -16,6 +16,8 @@
 #include "run/topology.h"
 #include "test_support.h"
 
+namespace test_topology {
+
 using namespace pcisim;
 using namespace pcisim::test;
 using nlohmann::json;
@@ -261,3 +263,5 @@ TEST_CASE("a NIC is read by the family of its nic.model and its driver probes it
     CHECK_FALSE(later.pcix_82544);
     CHECK(later.full_tx_desc_writeback);
 }
+
+}  // namespace test_topology

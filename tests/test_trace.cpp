@@ -14,6 +14,8 @@
 #include "run/simulation.h"
 #include "test_support.h"
 
+namespace test_trace {
+
 using namespace pcisim;
 using nlohmann::json;
 using pcisim::test::scenario_path;
@@ -112,3 +114,5 @@ TEST_CASE("nothing is recorded outside the window, however long the run") {
         CHECK(ts <= 420);
     }
 }
+
+}  // namespace test_trace

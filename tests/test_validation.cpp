@@ -20,6 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
+namespace test_validation {
+
 using nlohmann::json;
 
 TEST_CASE("pcisim validate: every calibration case of both tiers within tolerance but the known misses") {
@@ -132,3 +134,5 @@ TEST_CASE("validate passes with a documented known miss, --strict fails on it, -
     CHECK(quiet.exit_code == 0);
     CHECK(quiet.out == "validate: PASS, 2 known misses\n");
 }
+
+}  // namespace test_validation

@@ -11,6 +11,8 @@
 #include "run/recording.h"
 #include "tools/explain/vcd_writer.h"
 
+namespace test_vcd {
+
 using namespace pcisim;
 using namespace pcisim::test;
 
@@ -137,3 +139,5 @@ TEST_CASE("only the window is written to the VCD") {
         CHECK(when <= 200 * kClk);
     }
 }
+
+}  // namespace test_vcd
