@@ -38,9 +38,14 @@ const std::vector<const NicFamily*>& nic_families() {
     return families;
 }
 
-const PortDrivers& drivers_of(const NicSpec& nic) {
+const PortDrivers* drivers_of_model(const std::string& model) {
     for (const FamilyEntry& e : entries())
-        if (e.nic->has_model(nic.model())) return *e.drivers;
+        if (e.nic->has_model(model)) return e.drivers;
+    return nullptr;
+}
+
+const PortDrivers& drivers_of(const NicSpec& nic) {
+    if (const PortDrivers* drivers = drivers_of_model(nic.model())) return *drivers;
     throw std::invalid_argument("nic.model " + nic.model() + ": no NIC family has this part");
 }
 

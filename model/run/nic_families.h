@@ -15,8 +15,10 @@ namespace pcisim {
 class ScenarioView;
 
 const std::vector<const NicFamily*>& nic_families();
-// The drivers of a NIC's ports (software/port_driver.h), by its family.
+// The drivers of a NIC's ports (software/port_driver.h), by its family; of a nic.model's
+// (null when no family has that part: the key's own check has said so).
 const PortDrivers& drivers_of(const NicSpec& nic);
+const PortDrivers* drivers_of_model(const std::string& model);
 // The NIC of the scenario's `prefix` ("nic", "nics.1"), read by the family of its nic.model;
 // throws std::invalid_argument when no family has that part (the scenario check has refused it).
 std::shared_ptr<const NicSpec> read_nic(const ScenarioView& s, const std::string& prefix);

@@ -112,7 +112,12 @@ void check(const NicTraffic& traffic, std::vector<std::string>& problems) {
 }  // namespace
 
 const PortDrivers& e1000_drivers() {
-    static const PortDrivers d{options_for, make_tx, make_rx, E1000Driver::descriptors_needed,
+    static const PortDrivers d{E1000Driver::kDescriptorBytes,
+                               E1000Driver::kMaxDataPerDescriptor,
+                               options_for,
+                               make_tx,
+                               make_rx,
+                               E1000Driver::descriptors_needed,
                                check};
     return d;
 }

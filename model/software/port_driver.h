@@ -104,8 +104,13 @@ struct NicTraffic {
 // transmit half of a port (its registers at `bar`, its ring at `ring_base`; `free_skb` is the
 // workload's dev_kfree_skb, `static_buffer` carves the copy driver's buffers), the receive half
 // beside it, the descriptors one packet takes (TXD_USE_COUNT), and the checks of a NIC's
-// traffic against the NIC's buffers and descriptor cache.
+// traffic against the NIC's buffers and descriptor cache.  Its ring's layout in host memory
+// (what the scenario check holds host.memory_mib against): the bytes of one transmit
+// descriptor, and the most data one descriptor carries (so a packet takes at least
+// size / that many; the copy driver's buffers are at most that).
 struct PortDrivers {
+    std::uint32_t descriptor_bytes;
+    std::uint32_t max_data_per_descriptor;
     DriverOptions (*options_for)(const DriverOptions& keys, const NicSpec& nic, bool pcix,
                                  std::uint32_t largest_frame_buffer);
     std::unique_ptr<TxDriver> (*make_tx)(const DriverOptions& options, std::uint64_t bar,
