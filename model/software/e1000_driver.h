@@ -80,7 +80,7 @@ public:
     // TXD_USE_COUNT: the descriptors xmit_frame reserves for a packet of `len` bytes (one per
     // 4 KB; the 82544 workaround may add one per buffer; one for a context descriptor; with TSO
     // on one for the sentinel, which 2.6.9 counts for every frame).  The scenario check holds it
-    // against the NIC's descriptor cache (run/run_checks.cpp).
+    // against the NIC's descriptor cache (through the family's entry, e1000_drivers.cpp).
     static unsigned descriptors_needed(const DriverOptions& options, std::uint32_t len,
                                        std::uint32_t tso_mss, bool checksum_offload);
 
@@ -110,8 +110,7 @@ public:
     void reset_counters() override { counters_ = Counters{}; }
     unsigned descriptors_in_use() const override;
     unsigned ring_size() const override { return options_.ring_size; }
-    // Packets queued since the last TDT write: in the ring, not yet handed to the NIC.
-    unsigned packets_unannounced() const { return tdt_pending_; }
+    // The packets queued since the last TDT write: in the ring, not yet handed to the NIC.
     std::string held_back() const override;
 
 private:
