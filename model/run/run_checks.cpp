@@ -56,8 +56,8 @@ void check_nic_traffic(const PlatformConfig& c, std::vector<std::string>& proble
 
 // The TCP stream's host memory above the socket buffers' base (Platform::kSkbBase), per port:
 // the user buffer it copies from (tcp.message_bytes; none with sendfile) and the skbs alive at
-// once: those its send buffer holds, those the ring still holds after their ACK, and what each
-// CPU's slab array keeps.
+// once: those its send buffer holds, those the ring still holds after their ACK (a packet's
+// descriptors as the first NIC's driver counts them), and what each CPU's slab array keeps.
 void check_tcp_memory(const PlatformConfig& c, std::vector<std::string>& problems) {
     if (!c.tcp.enabled || c.topology.nics.empty()) return;
     const std::uint32_t skb = tcp_frame::kHeaderBytes + c.tcp.size_goal();
