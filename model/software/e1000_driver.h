@@ -96,7 +96,6 @@ public:
     TxResult xmit_frame(const Skb& skb) override;
     void intr() override;
     void watchdog_timer() override;
-    bool queue_stopped() const override { return queue_stopped_; }
     // See CpuSoftware::quiet: xmit_frame writes descriptors and TDT only and reads
     // device-written memory (DD) only when it cleans (clean_at_xmit), and the driver never
     // unmasks a cause the NIC raises on its own (notxints), so no IMS write of its handlers can
@@ -163,7 +162,6 @@ private:
     unsigned tdt_pending_ = 0;               // packets queued since the last TDT write
     std::uint8_t txd_cmd_ = 0;               // RS/IDE/EOP/IFCS on each packet's last descriptor
     std::uint32_t ims_mask_ = 0;
-    bool queue_stopped_ = false;
     Counters counters_;
 };
 

@@ -38,7 +38,10 @@ public:
     virtual TxResult xmit_frame(const Skb& skb) = 0;  // hard_start_xmit
     virtual void intr() = 0;                // the interrupt handler (+ NAPI poll)
     virtual void watchdog_timer() = 0;      // the periodic cleanup timer of the variants
-    virtual bool queue_stopped() const = 0;
+    // The device's transmit queue (netif_queue_stopped): the net device's state, which the
+    // driver stops and wakes (netif_stop_queue, netif_wake_queue).  Asked before every packet,
+    // so a plain flag rather than a virtual call.
+    bool queue_stopped() const { return queue_stopped_; }
     // Whether xmit_frame reads nothing the NIC writes and unmasks nothing (CpuSoftware::quiet).
     virtual bool xmit_is_quiet() const = 0;
 
@@ -56,6 +59,9 @@ public:
     virtual void share_poll_list(std::function<void()> others) = 0;
     virtual void use_timer(KernelTimer& timer) = 0;
     virtual void on_wake(std::function<void()> fn) = 0;
+
+protected:
+    bool queue_stopped_ = false;
 };
 
 struct RxDriverCounters {
