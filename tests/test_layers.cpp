@@ -14,6 +14,13 @@ namespace test_layers {
 
 using namespace std::string_literals;
 
+// The offending items of a check, for its message.
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+    std::string all;
+    for (const auto& item : items) all += item + separator;
+    return all;
+}
+
 TEST_CASE("no folder of the model includes a folder above it", "[layers]") {
     // Bottom first; tools and the TLM component are both on top.
     const std::map<std::string, int> rank = {{"core", 0},     {"config", 1}, {"platform", 2},
@@ -38,11 +45,7 @@ TEST_CASE("no folder of the model includes a folder above it", "[layers]") {
         }
     }
     CHECK(files > 100);  // the folders were found
-    INFO("includes of a layer above:\n" << [&] {
-        std::string all;
-        for (const auto& u : upward) all += u + "\n";
-        return all;
-    }());
+    INFO("includes of a layer above:\n" << joined(upward, "\n"));
     CHECK(upward.empty());
 }
 
@@ -66,11 +69,7 @@ TEST_CASE("the harness names no NIC family but in its table of families", "[laye
         }
     }
     CHECK(files > 50);
-    INFO("names of the e1000 family outside the table:\n" << [&] {
-        std::string all;
-        for (const auto& f : found) all += f + "\n";
-        return all;
-    }());
+    INFO("names of the e1000 family outside the table:\n" << joined(found, "\n"));
     CHECK(found.empty());
 }
 
@@ -95,11 +94,7 @@ TEST_CASE("every test file keeps its names in a namespace named after the file",
         if (!opened || !opening.empty()) unwrapped.push_back(stem);
     }
     CHECK(files > 30);
-    INFO("not wrapped in their own namespace: " << [&] {
-        std::string all;
-        for (const auto& u : unwrapped) all += u + " ";
-        return all;
-    }());
+    INFO("not wrapped in their own namespace: " << joined(unwrapped, " "));
     CHECK(unwrapped.empty());
 }
 
