@@ -1,6 +1,6 @@
 // Test-only scenario keys (testing.*): faults injected on purpose so that the tests can show the
 // invariant checks, the watchdog and the sweep's crash handling at work.  The modules they break
-// read them: E1000Params (nic_drop_writebacks), DriverOptions (driver_ignore_ring_space),
+// read them: the NIC's parameters (nic_drop_writebacks), DriverOptions (driver_ignore_ring_space),
 // RxDriverOptions (rx_driver_no_refill) and the RunMonitor (crash_at_us).  No real scenario sets them.
 #include "run/schema.h"
 

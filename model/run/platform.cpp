@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "run/nic_families.h"
 #include "run/scenario.h"
 #include "core/sim_time.h"
 
@@ -40,14 +41,9 @@ DriverOptions PlatformConfig::driver_for(std::size_t nic) const {
     const NicPlacement& placement = topology.nics.at(nic);
     const BusKind segment =
         placement.card < 0 ? bus.kind : topology.cards[static_cast<std::size_t>(placement.card)].bus.kind;
-    DriverOptions d = driver;
-    d.probe(placement.spec->device_id(), segment == BusKind::PciX);
-    // The copy driver sizes its buffers for the largest frame, one descriptor's worth.
-    d.copy_buffer_bytes = std::min<std::uint32_t>(
-        E1000Driver::kMaxDataPerDescriptor,
-        std::max<std::uint32_t>(2048, SkbPool::buffer_bytes(pktgen.size + kPktgenAllocSlack,
-                                                            host.cache_line_bytes)));
-    return d;
+    return drivers_of(*placement.spec)
+        .options_for(driver, *placement.spec, segment == BusKind::PciX,
+                     SkbPool::buffer_bytes(pktgen.size + kPktgenAllocSlack, host.cache_line_bytes));
 }
 
 // The block diagram, top down: host bridge -> bridges[0] -> ... -> the devices' segment with
@@ -144,9 +140,10 @@ void Platform::add_transmitters() {
                                      b.downstream_latency_ps, b.upstream_latency_ps);
         }
         const DriverOptions driver = config_.driver_for(n);
+        const PortDrivers& drivers = drivers_of(spec);
         for (std::size_t k = first_port; k < ports_.size(); ++k) {
             PortSoftware& sw = *ports_[k];
-            sw.driver = std::make_unique<E1000Driver>(
+            sw.driver = drivers.make_tx(
                 driver, bar + sw.port * spec.port_register_bytes(), kRingBase + k * ring_spacing,
                 [&sw](const Skb& skb) { sw.workload->free_skb(skb); },
                 [this](std::uint32_t bytes) { return skbs_->carve(bytes, bytes); });
@@ -203,9 +200,8 @@ void Platform::add_receiver(PortSoftware& sw, std::size_t k, std::uint64_t ring_
     Nic& nic = *nics_[sw.nic];
     const NicSpec& spec = *config_.topology.nics[sw.nic].spec;
     const std::uint64_t bar = nic_bar(sw.nic) + sw.port * spec.port_register_bytes();
-    sw.rx = std::make_unique<E1000RxDriver>(config_.rx_driver, bar,
-                                            kRingBase + k * ring_spacing + ring_spacing / 2, *skbs_);
-    sw.driver->attach_receive(sw.rx.get());
+    sw.rx = drivers_of(spec).make_rx(*sw.driver, config_.rx_driver, bar,
+                                     kRingBase + k * ring_spacing + ring_spacing / 2, *skbs_);
     std::string name = "wire" + std::to_string(wires_.size());
     wires_.push_back(std::make_unique<WireSource>(name.c_str(), config_.wire, nic, sw.port,
                                                   spec.byte_time_ps()));

@@ -22,6 +22,8 @@
 #include "platform/pci_bridge.h"
 #include "platform/pci_bus.h"
 #include "software/e1000_driver.h"
+#include "software/e1000_rx_driver.h"
+#include "software/port_driver.h"
 #include "software/pktgen.h"
 #include "software/skb_pool.h"
 #include "software/tcp_receiver.h"
@@ -67,8 +69,8 @@ struct PortSoftware : CpuSoftware {
     Cpu& cpu;
     std::unique_ptr<IrqLine> irq;        // its NIC's line for this port
     std::unique_ptr<KernelTimer> cleanup_timer;  // the driver's, when it has one
-    std::unique_ptr<E1000Driver> driver;
-    std::unique_ptr<E1000RxDriver> rx;  // only when the port receives (wire_source.*)
+    std::unique_ptr<TxDriver> driver;
+    std::unique_ptr<RxDriver> rx;  // only when the port receives (wire_source.*)
     std::unique_ptr<Workload> workload;
     std::unique_ptr<TcpReceiver> peer;  // with a TCP stream: the far end, and the ACKs' interrupt
     TcpSender* tcp = nullptr;           // the workload, when it is a TCP stream (its report)

@@ -148,24 +148,24 @@ StatGroup<const PacketTimes*> stage_statistics() {
 // The driver counters a port and a CPU report.
 struct DriverCounter {
     const char* key;
-    std::uint64_t E1000Driver::Counters::*count;
+    std::uint64_t TxDriverCounters::*count;
     const char* meaning;
 };
 constexpr DriverCounter kDriverCounters[] = {
-    {"packets_queued", &E1000Driver::Counters::queued, "packets accepted (xmit_frame)"},
-    {"packets_cleaned", &E1000Driver::Counters::cleaned,
+    {"packets_queued", &TxDriverCounters::queued, "packets accepted (xmit_frame)"},
+    {"packets_cleaned", &TxDriverCounters::cleaned,
      "packets cleaned (DD seen, skb freed)"},
-    {"queue_stops", &E1000Driver::Counters::stops, "times the queue was stopped (ring full)"},
-    {"tdt_writes", &E1000Driver::Counters::tdt_writes, "tail (TDT) register writes"},
-    {"descriptors_queued", &E1000Driver::Counters::descriptors, "descriptors filled"},
+    {"queue_stops", &TxDriverCounters::stops, "times the queue was stopped (ring full)"},
+    {"tdt_writes", &TxDriverCounters::tdt_writes, "tail (TDT) register writes"},
+    {"descriptors_queued", &TxDriverCounters::descriptors, "descriptors filled"},
 };
 
 // The driver counters, counted by `whose` driver.
-StatGroup<E1000Driver::Counters> driver_statistics(const std::string& whose) {
-    StatGroup<E1000Driver::Counters> g;
+StatGroup<TxDriverCounters> driver_statistics(const std::string& whose) {
+    StatGroup<TxDriverCounters> g;
     for (const DriverCounter& c : kDriverCounters)
         g.stat(c.key, kCount, whose + ": " + c.meaning + ".",
-               [count = c.count](const E1000Driver::Counters& d) { return d.*count; });
+               [count = c.count](const TxDriverCounters& d) { return d.*count; });
     return g;
 }
 
@@ -175,7 +175,7 @@ struct PortView {
     unsigned port, cpu;
     double pps;
     std::uint64_t frames;
-    E1000Driver::Counters driver;
+    TxDriverCounters driver;
 };
 
 StatGroup<PortView> port_statistics() {
@@ -187,7 +187,7 @@ StatGroup<PortView> port_statistics() {
         .stat("tx_pps", "packets/s", "Its frames per second on the wire (as tx_pps).",
               [](const PortView& p) { return p.pps; })
         .stat("tx_frames", kCount, "Its frames in the window.", [](const PortView& p) { return p.frames; })
-        .group<E1000Driver::Counters>("", driver_statistics("Its driver"),
+        .group<TxDriverCounters>("", driver_statistics("Its driver"),
                                       [](const PortView& p) { return std::optional(p.driver); });
     return g;
 }
@@ -219,7 +219,7 @@ StatGroup<NicView> nic_list_statistics() {
 
 struct CpuView {
     Cpu::Totals totals;
-    E1000Driver::Counters driver;  // of the ports it drives, added up
+    TxDriverCounters driver;  // of the ports it drives, added up
     double window_ps;
     // Its cache's coherence counters (none without a cache model): lines taken from other
     // CPUs' modified copies and lines its writes took from others, by what they hold.
@@ -295,7 +295,7 @@ StatGroup<CpuView> cpu_statistics() {
                               "it held a shared copy).";
                    },
                    [](const CpuView& c) { return by_use(c, &CacheCoherence::Counters::invalidations); })
-        .group<E1000Driver::Counters>(
+        .group<TxDriverCounters>(
             "", driver_statistics("The drivers of the ports it drives, added up"),
             [](const CpuView& c) { return std::optional(c.driver); });
     return g;
@@ -352,7 +352,7 @@ TxReport tx_report(const Platform& platform, const std::vector<FrameCheck>& fram
     }
     for (std::size_t c = 0; c < platform.cpus().size(); ++c) {
         const auto& totals = platform.cpus()[c]->totals();
-        E1000Driver::Counters d;
+        TxDriverCounters d;
         for (std::size_t k = 0; k < platform.ports().size(); ++k) {
             if (topology.port_cpu[k] != c) continue;
             const auto& port = platform.ports()[k]->driver->counters();
@@ -463,7 +463,7 @@ StatGroup<TxReport> tx_statistics() {
 struct RxReport {
     std::uint64_t arrived = 0, delivered = 0, missed = 0;
     std::vector<StatValue> pps_by_port;
-    E1000RxDriver::Counters driver;
+    RxDriverCounters driver;
     double cpu_seconds = 0, offered = 0, window_s = 0;
     std::uint64_t no_descriptor = 0, fifo_full = 0, no_buffer = 0, data_bytes = 0,
                   descriptor_bytes = 0;
@@ -477,7 +477,7 @@ RxReport rx_report(const Platform& platform, const RunWindow& window, double win
         r.arrived += w.arrived, r.delivered += w.delivered, r.missed += w.missed;
         r.pps_by_port.push_back(static_cast<double>(w.delivered) / window_s);
     }
-    E1000RxDriver::Counters& d = r.driver;
+    RxDriverCounters& d = r.driver;
     for (const auto& sw : platform.ports()) {
         if (!sw->rx) continue;
         const auto& c = sw->rx->counters();

@@ -34,7 +34,7 @@ nlohmann::json results_document(const nlohmann::json& resolved_scenario, Platfor
 
 // Every key results_document writes, with its unit and meaning, in documentation order
 // (docs/metrics-reference.md): from the same statistics declarations the document is written
-// from (each NIC family's, run/nic_families.h: the e1000's in e1000/e1000_statistics.cpp).
+// from (each NIC family's statistics group, through run/nic_families.h).
 std::vector<MetricSpec> result_metrics();
 
 // The readable summary of a results document.

@@ -111,18 +111,20 @@ namespace {
 // sends, the socket buffers from 4 MiB on.  pktgen keeps a buffer for every packet the ring can
 // hold plus the one it is building (clone_skb N: one per N packets, plus one more that
 // a ring's packets can straddle); each takes its size class (SkbPool), at least a cache line.
-// A packet takes at least one descriptor per 4096 bytes (the driver's E1000_MAX_DATA_PER_TXD),
-// so a ring holds at most ring_size / that many packets.
+// A packet takes at least one descriptor per the driver's most data per descriptor
+// (PortDrivers::max_data_per_descriptor), so a ring holds at most ring_size / that many packets.
 constexpr std::uint64_t kMiB = 1 << 20;
 constexpr std::uint64_t kRingBase = Platform::kRingBase, kSkbBase = Platform::kSkbBase;
-constexpr std::uint64_t kMaxDataPerDescriptor = E1000Driver::kMaxDataPerDescriptor;
 
 void check_host_memory(const json& doc, std::vector<std::string>& problems) {
     if (!doc["nic"]["enabled"].get<bool>()) return;
+    const PortDrivers* drivers = drivers_of_model(doc["nic"]["model"].get<std::string>());
+    if (!drivers) return;  // nic.model's own check has refused it
+    const std::uint64_t max_data_per_descriptor = drivers->max_data_per_descriptor;
     const std::uint64_t ports = transmitting_ports(doc);
     const auto ring = doc["driver"]["ring_size"].get<std::uint64_t>();
     std::uint64_t needed = kRingBase + (ports - 1) * Platform::ring_spacing(ports) +
-                           ring * E1000Driver::kDescriptorBytes;
+                           ring * drivers->descriptor_bytes;
     std::string what = "the descriptor rings (driver.ring_size " + std::to_string(ring) + ", " +
                        std::to_string(ports) + " transmitting ports)";
     if (doc["pktgen"]["enabled"].get<bool>()) {
@@ -130,7 +132,7 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
         const auto clone = doc["pktgen"]["clone_skb"].get<std::uint64_t>();
         const auto line = doc["host"]["cache_line_bytes"].get<std::uint64_t>();
         const std::uint64_t packets =
-            ring / ((size + kMaxDataPerDescriptor - 1) / kMaxDataPerDescriptor);
+            ring / ((size + max_data_per_descriptor - 1) / max_data_per_descriptor);
         const std::uint64_t buffer_bytes =
             std::max<std::uint64_t>(SkbPool::buffer_bytes(static_cast<std::uint32_t>(size) + kPktgenAllocSlack,
                                                            static_cast<unsigned>(line)),
@@ -145,7 +147,7 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
         if (doc["driver"]["copy"].get<bool>()) {
             // One static buffer per descriptor, aligned to its size (Platform).
             std::uint64_t copy_bytes = std::min<std::uint64_t>(
-                kMaxDataPerDescriptor, std::max<std::uint64_t>(2048, buffer_bytes));
+                max_data_per_descriptor, std::max<std::uint64_t>(2048, buffer_bytes));
             needed += ports * (ring + 1) * copy_bytes;
         }
         what = std::to_string(ports * buffers) + " socket buffers of " +
@@ -155,7 +157,7 @@ void check_host_memory(const json& doc, std::vector<std::string>& problems) {
     if (doc["wire_source"]["enabled"].get<bool>()) {  // every receive slot holds a buffer
         const auto rx_ring = doc["driver"]["rx_ring_size"].get<std::uint64_t>();
         const auto rx_len = doc["driver"]["rx_buffer_bytes"].get<std::uint32_t>();
-        // dev_alloc_skb(rx_buffer_len + 2): its size class (E1000RxDriver::alloc_rx_buffers).
+        // dev_alloc_skb(rx_buffer_len + 2): its size class (the receive driver's alloc_rx_buffers).
         const std::uint64_t rx_bytes = SkbPool::buffer_bytes(
             rx_len + 2 + 16, doc["host"]["cache_line_bytes"].get<unsigned>());
         needed = std::max(needed, kSkbBase) + ports * rx_ring * rx_bytes;

@@ -37,8 +37,8 @@ const std::vector<SchemaChild>* schema_children(const std::string& object_path);
 // otherwise find out.  `doc` has every default filled in; problems are appended, one line each.
 void check_combinations(const nlohmann::json& doc, std::vector<std::string>& problems);
 // The modules' own checks live with them: check_bus_clock (platform/pci_bus.h), each NIC
-// family's (check_nic in e1000/e1000_params.h, called through run/nic_families.h),
-// check_wire_source (nic/wire_source.h).
+// family's (its entry's check, called through run/nic_families.h), check_wire_source
+// (nic/wire_source.h).
 
 // Markdown reference of every key (docs/scenario-reference.md).
 std::string schema_markdown();

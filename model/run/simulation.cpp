@@ -100,7 +100,7 @@ std::string port_state(const Platform& platform, const PortSoftware& sw) {
       << ": " << sw.workload->name() << " queued " << sw.workload->frames_queued()
       << ", driver queue "
       << (sw.driver->queue_stopped() ? "stopped" : "running") << " with "
-      << sw.driver->descriptors_in_use() << " of " << sw.driver->options().ring_size
+      << sw.driver->descriptors_in_use() << " of " << sw.driver->ring_size()
       << " descriptors in use; NIC TDH " << tx.ring_head << " TDT " << tx.ring_tail << ", TX FIFO "
       << tx.fifo_used << " of " << tx.fifo_capacity << " B used, "
       << frames_from_pktgen(nic, port) << " frames sent";
@@ -118,7 +118,7 @@ std::string receive_state(const Platform& platform, const PortSoftware& sw) {
       << " receives: " << rx.arrived << " frames arrived, " << rx.delivered
       << " delivered, " << rx.missed << " missed, " << rx.while_off
       << " while the receiver was off (RCTL.EN); NIC RDH " << rx.ring_head << " RDT " << rx.ring_tail
-      << " of " << sw.rx->options().ring_size << ", receive FIFO " << rx.fifo_used << " of "
+      << " of " << sw.rx->ring_size() << ", receive FIFO " << rx.fifo_used << " of "
       << rx.fifo_capacity << " B used";
     if (!rx.enabled) o << "; the receiver is off (RCTL.EN clear)";
     else if (rx.fifo_capacity == 0) o << "; the NIC has no receive buffer (nic.pba_rx_kb 0)";

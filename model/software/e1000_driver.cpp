@@ -174,6 +174,11 @@ unsigned E1000Driver::desc_unused() const {
 
 unsigned E1000Driver::descriptors_in_use() const { return options_.ring_size - 1 - desc_unused(); }
 
+std::string E1000Driver::held_back() const {
+    return std::to_string(tdt_pending_) + " of its frames are in the ring without a TDT write " +
+           "(driver.tdt_batch " + std::to_string(options_.tdt_batch) + ")";
+}
+
 // 2.6.9: spin_trylock(&tx_lock) on entry (LLTX: a failed trylock returns NETDEV_TX_LOCKED and
 // pktgen tries again at once, so the CPU spins while another holds it), unlocked on the way out.
 E1000Driver::TxResult E1000Driver::xmit_frame(const Skb& skb) {

@@ -17,6 +17,7 @@
 #include "platform/kernel_timer.h"
 #include "platform/spin_lock.h"
 #include "software/e1000_rx_driver.h"
+#include "software/port_driver.h"
 #include "software/skb_pool.h"
 
 namespace pcisim {
@@ -60,7 +61,7 @@ struct DriverOptions {
     static DriverOptions from(const ScenarioView& s);
 };
 
-class E1000Driver {
+class E1000Driver final : public TxDriver {
 public:
     static constexpr std::uint32_t kMaxDataPerDescriptor = 4096;  // E1000_MAX_DATA_PER_TXD
     static constexpr std::uint32_t kDescriptorBytes = e1000::kDescriptorBytes;  // of its ring
@@ -79,44 +80,37 @@ public:
     // TXD_USE_COUNT: the descriptors xmit_frame reserves for a packet of `len` bytes (one per
     // 4 KB; the 82544 workaround may add one per buffer; one for a context descriptor; with TSO
     // on one for the sentinel, which 2.6.9 counts for every frame).  The scenario check holds it
-    // against the NIC's descriptor cache (run/run_checks.cpp).
+    // against the NIC's descriptor cache (through the family's entry, e1000_drivers.cpp).
     static unsigned descriptors_needed(const DriverOptions& options, std::uint32_t len,
                                        std::uint32_t tso_mss, bool checksum_offload);
 
-    void configure_tx();                    // probe/open: registers, ring, interrupts
+    void configure_tx() override;
     // The port also receives: intr() polls its receive half too (before the simulation).
     void attach_receive(E1000RxDriver* rx) { rx_ = rx; }
-    // The CPU's other ports on the poll list: they run between two whole quotas of this port's
-    // NAPI poll (without it, a port receiving at the line rate would keep the CPU to itself).
-    void share_poll_list(std::function<void()> others) { poll_others_ = std::move(others); }
+    void share_poll_list(std::function<void()> others) override { poll_others_ = std::move(others); }
     // The cleanup timer of the variants that have one (needs_cleanup_timer), which
     // watchdog_timer re-arms where it runs.
-    void use_timer(KernelTimer& timer) { timer_ = &timer; }
-    // Called when the queue wakes (netif_wake_queue), on the CPU that woke it: the thread that
-    // sends on it may be spinning on another CPU.
-    void on_wake(std::function<void()> fn) { on_wake_ = std::move(fn); }
-    enum class TxResult { Ok, Busy };
-    TxResult xmit_frame(const Skb& skb);    // hard_start_xmit
-    void intr();                            // the interrupt handler (+ NAPI poll)
-    void watchdog_timer();                  // the periodic cleanup timer of the variants
-    bool queue_stopped() const { return queue_stopped_; }
+    void use_timer(KernelTimer& timer) override { timer_ = &timer; }
+    // The thread that sends on the queue may be spinning on another CPU.
+    void on_wake(std::function<void()> fn) override { on_wake_ = std::move(fn); }
+    TxResult xmit_frame(const Skb& skb) override;
+    void intr() override;
+    void watchdog_timer() override;
     // See CpuSoftware::quiet: xmit_frame writes descriptors and TDT only and reads
     // device-written memory (DD) only when it cleans (clean_at_xmit), and the driver never
     // unmasks a cause the NIC raises on its own (notxints), so no IMS write of its handlers can
     // still be on its way to the NIC while the CPU runs ahead on the NIC's word that its line
     // stays low.
-    bool xmit_is_quiet() const;
+    bool xmit_is_quiet() const override;
     const DriverOptions& options() const { return options_; }
 
-    struct Counters {
-        std::uint64_t queued = 0, cleaned = 0, busy = 0, stops = 0, wakes = 0, tdt_writes = 0,
-                      descriptors = 0, context_descriptors = 0;
-    };
-    const Counters& counters() const { return counters_; }
-    void reset_counters() { counters_ = Counters{}; }
-    unsigned descriptors_in_use() const;
-    // Packets queued since the last TDT write: in the ring, not yet handed to the NIC.
-    unsigned packets_unannounced() const { return tdt_pending_; }
+    using Counters = TxDriverCounters;
+    const Counters& counters() const override { return counters_; }
+    void reset_counters() override { counters_ = Counters{}; }
+    unsigned descriptors_in_use() const override;
+    unsigned ring_size() const override { return options_.ring_size; }
+    // The packets queued since the last TDT write: in the ring, not yet handed to the NIC.
+    std::string held_back() const override;
 
 private:
     struct BufferInfo {
@@ -168,7 +162,6 @@ private:
     unsigned tdt_pending_ = 0;               // packets queued since the last TDT write
     std::uint8_t txd_cmd_ = 0;               // RS/IDE/EOP/IFCS on each packet's last descriptor
     std::uint32_t ims_mask_ = 0;
-    bool queue_stopped_ = false;
     Counters counters_;
 };
 

@@ -176,7 +176,7 @@ void E1000RxDriver::forward(unsigned slot, std::uint32_t length) {
     charge(cpu().costs().rx_forward_per_packet_cycles);
     Skb skb = buffers_[slot];
     skb.len = length - 4;
-    if (!forward_->queue_stopped() && forward_->xmit_frame(skb) == E1000Driver::TxResult::Ok) {
+    if (!forward_->queue_stopped() && forward_->xmit_frame(skb) == TxDriver::TxResult::Ok) {
         ++counters_.forwarded;
         ++forwarded_since_start_;
         return;

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "software/port_driver.h"
 #include "software/skb_pool.h"
 
 namespace pcisim {
 
 class Cpu;
-class E1000Driver;
 class ScenarioView;
 struct ParamSpec;
 
@@ -39,35 +39,25 @@ struct RxDriverOptions {
     static RxDriverOptions from(const ScenarioView& s);
 };
 
-class E1000RxDriver {
+class E1000RxDriver final : public RxDriver {
 public:
     // `bar` is the port's register base; the ring lives at `ring_base`; buffers come from `skbs`.
     E1000RxDriver(const RxDriverOptions& options, std::uint64_t bar,
                   std::uint64_t ring_base, SkbPool& skbs);
 
-    // rx_mode forward: the transmit half the frames go out of.
-    void forward_to(E1000Driver* tx) { forward_ = tx; }
-    const E1000Driver* forward_target() const { return forward_; }
+    void forward_to(TxDriver* tx) override { forward_ = tx; }
+    const TxDriver* forward_target() const override { return forward_; }
 
-    void configure_rx();     // ring, buffers, RDTR/RADV, RCTL.EN
+    void configure_rx() override;
     // clean_rx_irq and the refill: at most `quota` frames; returns the frames cleaned.
     unsigned poll(unsigned quota);
     const RxDriverOptions& options() const { return options_; }
+    unsigned ring_size() const override { return options_.ring_size; }
 
-    struct Counters {
-        std::uint64_t received = 0;   // frames cleaned (DD seen)
-        std::uint64_t dropped = 0;    // of those, dropped in the driver (rx_mode drop)
-        std::uint64_t to_stack = 0;   // of those, handed to the stack
-        std::uint64_t forwarded = 0;  // of those, queued on the other port's transmit ring
-        std::uint64_t forward_dropped = 0;  // of those, dropped: that port's queue was stopped
-        std::uint64_t rdt_writes = 0;
-        std::uint64_t polls = 0;
-        double cycles = 0;            // CPU cycles of the receive path
-    };
-    const Counters& counters() const { return counters_; }
-    void reset_counters() { counters_ = Counters{}; }
-    // Frames queued on the forwarding port's ring since time zero (not reset with the counters).
-    std::uint64_t forwarded_since_start() const { return forwarded_since_start_; }
+    using Counters = RxDriverCounters;
+    const Counters& counters() const override { return counters_; }
+    void reset_counters() override { counters_ = Counters{}; }
+    std::uint64_t forwarded_since_start() const override { return forwarded_since_start_; }
 
 private:
     void alloc_rx_buffers();
@@ -86,7 +76,7 @@ private:
     std::vector<Skb> buffers_;       // the skb of each ring slot
     std::vector<bool> has_buffer_;
     unsigned next_to_use_ = 0, next_to_clean_ = 0;
-    E1000Driver* forward_ = nullptr;
+    TxDriver* forward_ = nullptr;
     Counters counters_;
     std::uint64_t forwarded_since_start_ = 0;
 };

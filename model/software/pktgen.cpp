@@ -52,7 +52,7 @@ PktgenOptions PktgenOptions::from(const ScenarioView& s) {
 
 Cpu& Pktgen::cpu() { return Cpu::current(); }
 
-Pktgen::Pktgen(E1000Driver& driver, SkbPool& pool, const PktgenOptions& options)
+Pktgen::Pktgen(TxDriver& driver, SkbPool& pool, const PktgenOptions& options)
     : driver_(driver), pool_(pool), options_(options) {}
 
 bool Pktgen::has_work() const {
@@ -105,7 +105,7 @@ void Pktgen::run_once() {
     cpu().touch(skb_.refcount_line(), 4, true, LineUse::SkbRefcount);
     cpu().locked_instruction();
     Picos xmit = cpu().now();
-    if (driver_.xmit_frame(skb_) == E1000Driver::TxResult::Busy) {
+    if (driver_.xmit_frame(skb_) == TxDriver::TxResult::Busy) {
         pool_.release(skb_, &cpu());  // never the last user: pktgen still holds it
         cpu().locked_instruction();   // atomic_dec of skb->users
         return;  // retried when the queue wakes

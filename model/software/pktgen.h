@@ -12,7 +12,7 @@
 #include <functional>
 
 #include "platform/cpu.h"
-#include "software/e1000_driver.h"
+#include "software/port_driver.h"
 #include "software/skb_pool.h"
 #include "software/workload.h"
 
@@ -50,7 +50,7 @@ constexpr unsigned kPktgenAllocSlack = 64 + 16;
 
 class Pktgen : public Workload {
 public:
-    Pktgen(E1000Driver& driver, SkbPool& pool, const PktgenOptions& options);
+    Pktgen(TxDriver& driver, SkbPool& pool, const PktgenOptions& options);
 
     const char* name() const override { return "pktgen"; }
     bool has_work() const override;
@@ -76,7 +76,7 @@ private:
     // The CPU running this code now: the one that called in (an interrupt, a timer and the
     // thread may each be on another CPU).
     static Cpu& cpu();
-    E1000Driver& driver_;
+    TxDriver& driver_;
     SkbPool& pool_;
     PktgenOptions options_;
     Skb skb_;

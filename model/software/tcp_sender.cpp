@@ -161,7 +161,7 @@ std::uint32_t TcpStreamOptions::size_goal() const {
 
 Cpu& TcpSender::cpu() { return Cpu::current(); }
 
-TcpSender::TcpSender(E1000Driver& driver, SkbPool& pool, TcpReceiver& peer,
+TcpSender::TcpSender(TxDriver& driver, SkbPool& pool, TcpReceiver& peer,
                      const TcpStreamOptions& options,
                      const std::function<std::uint64_t(std::uint32_t)>& carve)
     : driver_(driver), pool_(pool), peer_(peer), options_(options),
@@ -200,8 +200,7 @@ std::string TcpSender::waiting_for() const {
     std::ostringstream o;
     o << "the TCP stream waits for ACKs of " << bytes_in_flight()
       << " bytes in flight (its window allows " << options_.receive_window() << "), and "
-      << driver_.packets_unannounced() << " of its frames are in the ring without a TDT write "
-      << "(driver.tdt_batch " << driver_.options().tdt_batch << ")";
+      << driver_.held_back();
     return o.str();
 }
 
@@ -313,7 +312,7 @@ void TcpSender::transmit(QueuedSkb& q) {
     if (!q.built) build(q, segments);
     pool_.hold(skb);
     const Picos xmit = cpu().now();
-    if (driver_.xmit_frame(skb) == E1000Driver::TxResult::Busy) {
+    if (driver_.xmit_frame(skb) == TxDriver::TxResult::Busy) {
         pool_.release(skb, &cpu());  // never the last user: the socket still holds it
         return;                     // retried when the queue wakes
     }

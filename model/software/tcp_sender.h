@@ -25,7 +25,7 @@
 #include <functional>
 
 #include "platform/cpu.h"
-#include "software/e1000_driver.h"
+#include "software/port_driver.h"
 #include "software/skb_pool.h"
 #include "software/tcp_frame.h"
 #include "software/workload.h"
@@ -66,7 +66,7 @@ struct TcpStreamOptions {
 class TcpSender : public Workload {
 public:
     // `carve` hands out host memory for good (the user buffer).
-    TcpSender(E1000Driver& driver, SkbPool& pool, TcpReceiver& peer,
+    TcpSender(TxDriver& driver, SkbPool& pool, TcpReceiver& peer,
               const TcpStreamOptions& options,
               const std::function<std::uint64_t(std::uint32_t)>& carve);
 
@@ -136,7 +136,7 @@ private:
     // The CPU running this code now: the one that called in (an interrupt, a timer and the
     // thread may each be on another CPU).
     static Cpu& cpu();
-    E1000Driver& driver_;
+    TxDriver& driver_;
     SkbPool& pool_;
     TcpReceiver& peer_;
     TcpStreamOptions options_;
