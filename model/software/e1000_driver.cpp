@@ -123,10 +123,6 @@ unsigned E1000Driver::descriptors_needed(const DriverOptions& options, std::uint
     return count;
 }
 
-std::uint64_t E1000Driver::ring_region_bytes(unsigned ring_size) {
-    return 16ull * ring_size + 64 + kBufferInfoBytes * ring_size;
-}
-
 void E1000Driver::configure_tx() {
     HostMemory& mem = cpu().memory();
     if (options_.copy) {

@@ -71,9 +71,6 @@ public:
     E1000Driver(const DriverOptions& options, std::uint64_t bar,
                 std::uint64_t ring_base, std::function<void(const Skb&)> free_skb,
                 std::function<std::uint64_t(std::uint32_t)> static_buffer = {});
-    // Where the driver's own state sits in host memory after its ring (the tx_ring structure
-    // and the buffer_info array), for the CPU cache: the ring region must hold this much.
-    static std::uint64_t ring_region_bytes(unsigned ring_size);
     // 2.6.9: at most 4 KB per data descriptor, with TSO at most 4 MSS (the NIC checks FIFO room
     // for ceil(buffer / MSS) segments before it fetches a buffer).
     static std::uint32_t max_data_per_descriptor(std::uint32_t tso_mss);
