@@ -4,6 +4,7 @@
 // that checks scenarios and generates docs/scenario-reference.md.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,8 @@ ParamSpec choice(std::string path, std::string def, std::vector<std::string> cho
 ParamSpec inherited(const ParamSpec& spec, std::string path, std::string meaning);
 // An object of free-text strings (key -> reason), e.g. why a platform value is what it is.
 ParamSpec notes(std::string path, std::string meaning);
+
+// A size as the scenario checks' messages quote it: "2048 B".
+inline std::string bytes_text(std::uint64_t n) { return std::to_string(n) + " B"; }
 
 }  // namespace pcisim

@@ -9,12 +9,11 @@
 #include "run/scenario.h"
 #include "run/simulation.h"
 #include "software/slab_cache.h"
+#include "config/param_spec.h"
 
 namespace pcisim {
 
 namespace {
-
-std::string bytes(std::uint64_t n) { return std::to_string(n) + " B"; }
 
 // The key of NIC n's parameter `name`: nic.NAME for the single nic.* NIC, else nics[n].NAME
 // (which, left out, is nic.NAME's value).
@@ -82,8 +81,8 @@ void check_tcp_memory(const PlatformConfig& c, std::vector<std::string>& problem
     if (c.host.memory_bytes / nodes < needed)
         problems.push_back("host.memory_mib: " + std::to_string(c.host.memory_bytes / mib) +
                            " does not hold the TCP stream's buffers above the first 4 MiB: per "
-                           "port a " + bytes(user) + " user buffer (tcp.message_bytes) and " +
-                           std::to_string(buffers) + " socket buffers of " + bytes(buffer) +
+                           "port a " + bytes_text(user) + " user buffer (tcp.message_bytes) and " +
+                           std::to_string(buffers) + " socket buffers of " + bytes_text(buffer) +
                            " (tcp.socket_buffer_bytes, driver.ring_size); expected at least " +
                            std::to_string((nodes * needed + mib - 1) / mib));
 }

@@ -8,12 +8,11 @@
 #include "software/pktgen.h"
 #include "software/tcp_frame.h"
 #include "software/tcp_sender.h"
+#include "config/param_spec.h"
 
 namespace pcisim {
 
 namespace {
-
-std::string bytes(std::uint64_t n) { return std::to_string(n) + " B"; }
 
 // The copy driver sizes its buffers for the largest frame, one descriptor's worth.
 DriverOptions options_for(const DriverOptions& keys, const NicSpec& nic, bool pcix,
@@ -48,7 +47,7 @@ void check_receive_buffer(const NicTraffic& t, const e1000::E1000Params& p,
     const std::uint64_t fifo = std::uint64_t(p.pba_rx_kb) * 1024;
     if (fifo < frame)
         problems.push_back(t.key("pba_rx_kb") + ": " + std::to_string(p.pba_rx_kb) +
-                           " KB of receive buffer holds no " + bytes(frame) +
+                           " KB of receive buffer holds no " + bytes_text(frame) +
                            " frame of wire_source.size " + std::to_string(t.wire_size) +
                            " (every frame would be missed); expected at least " +
                            std::to_string((frame + 1023) / 1024));
@@ -66,10 +65,10 @@ void check_tcp_frames(const NicTraffic& t, const e1000::E1000Params& p,
     const std::uint32_t fifo = p.tx_fifo_bytes(p.pba_rx_kb);
     const std::uint32_t padding = tcp.tso ? p.tspmt >> 16 : 0;
     if (segment + padding > fifo)
-        problems.push_back("tcp.mss: " + std::to_string(tcp.mss) + " makes " + bytes(segment) +
+        problems.push_back("tcp.mss: " + std::to_string(tcp.mss) + " makes " + bytes_text(segment) +
                            " segments" +
-                           (padding ? " (with TSPMT.TSPBP's " + bytes(padding) + ")" : "") +
-                           ", which never fit the " + bytes(fifo) + " transmit FIFO (" +
+                           (padding ? " (with TSPMT.TSPBP's " + bytes_text(padding) + ")" : "") +
+                           ", which never fit the " + bytes_text(fifo) + " transmit FIFO (" +
                            t.key("pba_rx_kb") + " " + std::to_string(p.pba_rx_kb) +
                            "); expected tcp.mss at most " +
                            std::to_string(fifo - padding - tcp_frame::kHeaderBytes));
@@ -80,7 +79,7 @@ void check_tcp_frames(const NicTraffic& t, const e1000::E1000Params& p,
     if (data > p.descriptor_cache_entries)
         problems.push_back(
             t.key("descriptor_cache_entries") + ": " + std::to_string(p.descriptor_cache_entries) +
-            " cannot hold the " + std::to_string(data) + " descriptors of a " + bytes(skb) +
+            " cannot hold the " + std::to_string(data) + " descriptors of a " + bytes_text(skb) +
             (tcp.tso ? " TSO frame (tcp.mss " + std::to_string(tcp.mss) + ": at most " +
                            std::to_string(E1000Driver::max_data_per_descriptor(tcp.mss)) +
                            " B per descriptor)"
