@@ -31,52 +31,63 @@ namespace pcisim::cli {
 
 namespace {
 
-// Simulates points in worker processes; the tx_pps of each by key (NaN when it failed).
+// Simulates points in worker processes; the value of each by key (NaN when it failed).  Points
+// whose checked scenarios are the same document are simulated once and read for each of their
+// results: a case may name an override its preset already has (pktgen.clone_skb=0 on a preset
+// that clones none, kernel.smp=false on a uniprocessor), and the same platform recurs across
+// cases and predictions.  A simulation depends on nothing but its checked scenario (it is
+// deterministic), so each of those points gets the number it would have got on its own.
 std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& all,
                                        std::size_t jobs, std::vector<std::string>& failures) {
-    std::vector<validate::SimPoint> points;
     std::map<std::string, double> pps;
-    for (const auto& p : all)
-        if (pps.emplace(p.key(), std::nan("")).second) points.push_back(p);
-    sweep::PoolOptions options;
-    options.parallel = jobs;
-    // Each scenario file is read once, here; a file that does not load fails its points in
-    // the workers, with its own error.
-    auto path = [](const validate::SimPoint& p) {
-        return data_path("scenarios/" + p.scenario + ".json").string();
-    };
+    // Each scenario file is read once, here; a file or an override that does not check fails
+    // its points with its own error.
     std::map<std::string, Scenario> files;
-    for (const auto& p : points) {
-        if (files.count(p.scenario)) continue;
-        try {
-            files.emplace(p.scenario, Scenario::load(path(p)));
-        } catch (const ScenarioError&) {
-        }
-    }
-    auto point_scenario = [&](std::size_t i) {
-        const validate::SimPoint& p = points[i];
+    struct Run {
+        Scenario scenario;
+        std::vector<validate::SimPoint> points;  // the points it answers, one per key
+    };
+    std::vector<Run> runs;
+    std::map<std::string, std::size_t> run_of;  // the checked scenario's text -> its run
+    for (const auto& p : all) {
+        if (!pps.emplace(p.key(), std::nan("")).second) continue;
         std::vector<std::string> sets = p.sets;
         sets.push_back("packet.size=" + std::to_string(p.size));
-        auto file = files.find(p.scenario);
-        return file == files.end() ? Scenario::load(path(p), sets) : file->second.with(sets);
-    };
+        try {
+            std::string path = data_path("scenarios/" + p.scenario + ".json").string();
+            auto file = files.find(p.scenario);
+            if (file == files.end()) file = files.emplace(p.scenario, Scenario::load(path)).first;
+            Scenario s = file->second.with(sets);
+            auto [at, added] = run_of.emplace(s.resolved().dump(), runs.size());
+            if (added) runs.push_back({std::move(s), {}});
+            runs[at->second].points.push_back(p);
+        } catch (const ScenarioError& e) {
+            failures.push_back(p.key() + ": " + e.what());
+        }
+    }
+    sweep::PoolOptions options;
+    options.parallel = jobs;
     auto job = [&](std::size_t i) {
-        Scenario s = point_scenario(i);
-        Simulation sim(s);
-        nlohmann::json r = sim.run();
-        return nlohmann::json{{"value", r.at(nlohmann::json::json_pointer(points[i].result))}};
+        Simulation sim(runs[i].scenario);
+        nlohmann::json r = sim.run(), values = nlohmann::json::array();
+        for (const auto& p : runs[i].points)
+            values.push_back(r.at(nlohmann::json::json_pointer(p.result)));
+        return nlohmann::json{{"values", values}};
     };
     std::size_t done = 0;
     auto on_done = [&](std::size_t i, const sweep::JobOutcome& o) {
-        if (o.ok)
-            pps[points[i].key()] = o.result["value"].get<double>();
-        else
-            failures.push_back(points[i].key() + ": " + o.error);
-        if (++done % 20 == 0 || done == points.size())
-            output::info_stream() << "validate: " << done << "/" << points.size()
+        const auto& points = runs[i].points;
+        for (std::size_t k = 0; k < points.size(); ++k) {
+            if (o.ok)
+                pps[points[k].key()] = o.result["values"][k].get<double>();
+            else
+                failures.push_back(points[k].key() + ": " + o.error);
+        }
+        if (++done % 20 == 0 || done == runs.size())
+            output::info_stream() << "validate: " << done << "/" << runs.size()
                                   << " simulations\n";
     };
-    sweep::run_jobs(points.size(), job, options, on_done);
+    sweep::run_jobs(runs.size(), job, options, on_done);
     return pps;
 }
 
