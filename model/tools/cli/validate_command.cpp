@@ -23,6 +23,7 @@
 #include "core/data_dir.h"
 #include "tools/sweep/worker_pool.h"
 #include "tools/validate/calibration_set.h"
+#include "tools/validate/shared_runs.h"
 #include "tools/validate/validation_report.h"
 
 namespace po = boost::program_options;
@@ -31,40 +32,15 @@ namespace pcisim::cli {
 
 namespace {
 
-// Simulates points in worker processes; the value of each by key (NaN when it failed).  Points
-// whose checked scenarios are the same document are simulated once and read for each of their
-// results: a case may name an override its preset already has (pktgen.clone_skb=0 on a preset
-// that clones none, kernel.smp=false on a uniprocessor), and the same platform recurs across
-// cases and predictions.  A simulation depends on nothing but its checked scenario (it is
-// deterministic), so each of those points gets the number it would have got on its own.
+// Simulates points in worker processes, one run per checked scenario (shared_runs.h); the
+// value of each point by key (NaN when it failed).
 std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& all,
                                        std::size_t jobs, std::vector<std::string>& failures) {
     std::map<std::string, double> pps;
-    // Each scenario file is read once, here; a file or an override that does not check fails
-    // its points with its own error.
-    std::map<std::string, Scenario> files;
-    struct Run {
-        Scenario scenario;
-        std::vector<validate::SimPoint> points;  // the points it answers, one per key
-    };
-    std::vector<Run> runs;
-    std::map<std::string, std::size_t> run_of;  // the checked scenario's text -> its run
-    for (const auto& p : all) {
-        if (!pps.emplace(p.key(), std::nan("")).second) continue;
-        std::vector<std::string> sets = p.sets;
-        sets.push_back("packet.size=" + std::to_string(p.size));
-        try {
-            std::string path = data_path("scenarios/" + p.scenario + ".json").string();
-            auto file = files.find(p.scenario);
-            if (file == files.end()) file = files.emplace(p.scenario, Scenario::load(path)).first;
-            Scenario s = file->second.with(sets);
-            auto [at, added] = run_of.emplace(s.resolved().dump(), runs.size());
-            if (added) runs.push_back({std::move(s), {}});
-            runs[at->second].points.push_back(p);
-        } catch (const ScenarioError& e) {
-            failures.push_back(p.key() + ": " + e.what());
-        }
-    }
+    for (const auto& p : all) pps.emplace(p.key(), std::nan(""));
+    validate::RunPlan plan = validate::plan_runs(all);
+    failures.insert(failures.end(), plan.failures.begin(), plan.failures.end());
+    const std::vector<validate::SharedRun>& runs = plan.runs;
     sweep::PoolOptions options;
     options.parallel = jobs;
     auto job = [&](std::size_t i) {
