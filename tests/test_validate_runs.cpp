@@ -30,9 +30,9 @@ TEST_CASE("validate: points whose checked scenarios are the same share one run")
     // The same point twice is one point.
     CHECK(shared == std::vector<std::string>{plain.key(), clone_none.key(), up.key(),
                                              received.key()});
-    CHECK(plan.runs[0].scenario.integer("packet.size") == 60);
+    CHECK(plan.scenario(0).integer("packet.size") == 60);
     CHECK(plan.runs[1].points.size() == 1);
-    CHECK(plan.runs[1].scenario.integer("packet.size") == 64);
+    CHECK(plan.scenario(1).integer("packet.size") == 64);
     CHECK(plan.runs[2].points.front().key() == cloning.key());
 }
 

@@ -44,7 +44,8 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
     sweep::PoolOptions options;
     options.parallel = jobs;
     auto job = [&](std::size_t i) {
-        Simulation sim(runs[i].scenario);
+        Scenario scenario = plan.scenario(i);  // the simulation keeps a reference to it
+        Simulation sim(scenario);
         nlohmann::json r = sim.run(), values = nlohmann::json::array();
         for (const auto& p : runs[i].points)
             values.push_back(r.at(nlohmann::json::json_pointer(p.result)));

@@ -6,6 +6,8 @@
 // gets the number it would have got from a run of its own.
 #pragma once
 
+#include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,7 +17,6 @@
 namespace pcisim::validate {
 
 struct SharedRun {
-    Scenario scenario;            // the point's scenario file with its overrides and size
     std::vector<SimPoint> points;  // the points it answers, each key once, in the given order
 };
 
@@ -23,6 +24,12 @@ struct RunPlan {
     std::vector<SharedRun> runs;
     // "key: why" for each point whose scenario does not load or check (it has no run).
     std::vector<std::string> failures;
+    // The scenario of a run: its first point's file with that point's overrides and size.
+    // Built where it runs (a worker), not kept: a thousand checked scenarios are a hundred
+    // megabytes that every forked worker would copy the page tables of.
+    Scenario scenario(std::size_t run) const;
+    // Each scenario file of the points, read once.
+    std::map<std::string, Scenario> files;
 };
 
 // Reads each scenario file under scenarios/ once.
