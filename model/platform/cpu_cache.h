@@ -54,6 +54,8 @@ public:
     enum class State : std::uint8_t { Invalid, Shared, Exclusive, Owned, Modified };
 
     explicit CpuCache(const CpuCacheConfig& config);
+    // log2 of a line size (lines are found by a shift); throws unless a power of two.
+    static unsigned line_shift(unsigned line_bytes);
 
     // The host bridge's snoop for a DMA read asked for at `at`: is the line holding addr
     // modified here then?
@@ -87,8 +89,10 @@ public:
 
 private:
     static constexpr Picos kNever = std::numeric_limits<Picos>::max();
+    // No line: the tag of an invalid way (line numbers are addresses shifted right, never this).
+    static constexpr std::uint64_t kNoLine = std::numeric_limits<std::uint64_t>::max();
+    // A way's state; its line number is in tags_ (the lookup scans only the tags).
     struct Line {
-        std::uint64_t tag = 0;         // line number (addr / line_bytes)
         State state = State::Invalid;
         Picos modified_since = kNever; // CPU time of the write that dirtied it
         Picos modified_until = kNever; // the DMA read (or MESI transfer) that wrote it back
@@ -97,6 +101,10 @@ private:
     Line* find(std::uint64_t line_number);
     void use_line(Line& line, bool write, Picos at);
     const Line* find(std::uint64_t line_number) const;
+    void clear(Line& line) {
+        tags_[static_cast<std::size_t>(&line - lines_.data())] = kNoLine;
+        line = Line{};
+    }
     bool modified(const Line& l, Picos at) const {
         return l.modified_since <= at && at <= l.modified_until;
     }
@@ -107,7 +115,9 @@ private:
 
     CpuCacheConfig config_;
     unsigned sets_;
-    std::vector<Line> lines_;  // sets_ x ways
+    unsigned line_shift_ = 0;            // log2 of config_.line_bytes
+    std::vector<std::uint64_t> tags_;    // sets_ x ways: the line number held, or kNoLine
+    std::vector<Line> lines_;            // sets_ x ways
     std::uint64_t use_clock_ = 0;
     Counters counters_;
 };
