@@ -1,5 +1,6 @@
 #include "platform/cpu_cache.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/sim_time.h"
@@ -77,19 +78,8 @@ CpuCache::CpuCache(const CpuCacheConfig& config)
             std::to_string(config.ways) + " ways of " + std::to_string(config.line_bytes) +
             "-byte lines; expected a power-of-two number of sets (kib * 1024 / (ways * line))");
     tags_.assign(std::size_t{sets_} * config.ways, kNoLine);
+    ways_used_.assign(sets_, 0);
     lines_.resize(std::size_t{sets_} * config.ways);
-}
-
-CpuCache::Line* CpuCache::find(std::uint64_t n) {
-    const std::size_t set = (n & (sets_ - 1)) * config_.ways;
-    const std::uint64_t* tag = &tags_[set];
-    for (unsigned w = 0; w < config_.ways; ++w)
-        if (tag[w] == n) return &lines_[set + w];
-    return nullptr;
-}
-
-const CpuCache::Line* CpuCache::find(std::uint64_t n) const {
-    return const_cast<CpuCache*>(this)->find(n);
 }
 
 CpuCache::State CpuCache::state(std::uint64_t n) const {
@@ -97,27 +87,8 @@ CpuCache::State CpuCache::state(std::uint64_t n) const {
     return l ? l->state : State::Invalid;
 }
 
-CpuCache::State CpuCache::use_if_held(std::uint64_t n, bool write, Picos at) {
-    Line* l = find(n);
-    if (!l) return State::Invalid;
-    const State before = l->state;
-    use_line(*l, write, at);
-    return before;
-}
-
-void CpuCache::use_line(Line& l, bool write, Picos at) {
-    l.last_use = ++use_clock_;
-    if (!write) return;
-    // A write dirties a clean line from now on; a line already modified stays so since then.
-    if (!dirty(l)) {
-        l.modified_since = at;
-        l.modified_until = kNever;
-    }
-    l.state = State::Modified;
-}
-
 void CpuCache::fill(std::uint64_t n, State state, Picos at) {
-    const std::size_t first = (n & (sets_ - 1)) * config_.ways;
+    const std::size_t set_index = n & (sets_ - 1), first = set_index * config_.ways;
     Line* set = &lines_[first];
     Line* victim = &set[0];
     for (unsigned w = 0; w < config_.ways && victim->state != State::Invalid; ++w)
@@ -125,7 +96,9 @@ void CpuCache::fill(std::uint64_t n, State state, Picos at) {
     // A modified victim is written back on its way out (no timing: the write buffer hides it).
     if (victim->state != State::Invalid && dirty(*victim)) ++counters_.evictions_modified;
     *victim = Line{};
-    tags_[first + static_cast<std::size_t>(victim - set)] = n;
+    const auto way = static_cast<std::uint16_t>(victim - set);
+    tags_[first + way] = n;
+    ways_used_[set_index] = std::max<std::uint16_t>(ways_used_[set_index], way + 1);
     victim->state = state;
     victim->last_use = ++use_clock_;
     if (state == State::Modified) victim->modified_since = at;
