@@ -23,6 +23,7 @@
 #include "core/data_dir.h"
 #include "tools/sweep/worker_pool.h"
 #include "tools/validate/calibration_set.h"
+#include "tools/validate/shared_runs.h"
 #include "tools/validate/validation_report.h"
 
 namespace po = boost::program_options;
@@ -31,52 +32,39 @@ namespace pcisim::cli {
 
 namespace {
 
-// Simulates points in worker processes; the tx_pps of each by key (NaN when it failed).
+// Simulates points in worker processes, one run per checked scenario (shared_runs.h); the
+// value of each point by key (NaN when it failed).
 std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& all,
                                        std::size_t jobs, std::vector<std::string>& failures) {
-    std::vector<validate::SimPoint> points;
     std::map<std::string, double> pps;
-    for (const auto& p : all)
-        if (pps.emplace(p.key(), std::nan("")).second) points.push_back(p);
+    for (const auto& p : all) pps.emplace(p.key(), std::nan(""));
+    validate::RunPlan plan = validate::plan_runs(all);
+    failures.insert(failures.end(), plan.failures.begin(), plan.failures.end());
+    const std::vector<validate::SharedRun>& runs = plan.runs;
     sweep::PoolOptions options;
     options.parallel = jobs;
-    // Each scenario file is read once, here; a file that does not load fails its points in
-    // the workers, with its own error.
-    auto path = [](const validate::SimPoint& p) {
-        return data_path("scenarios/" + p.scenario + ".json").string();
-    };
-    std::map<std::string, Scenario> files;
-    for (const auto& p : points) {
-        if (files.count(p.scenario)) continue;
-        try {
-            files.emplace(p.scenario, Scenario::load(path(p)));
-        } catch (const ScenarioError&) {
-        }
-    }
-    auto point_scenario = [&](std::size_t i) {
-        const validate::SimPoint& p = points[i];
-        std::vector<std::string> sets = p.sets;
-        sets.push_back("packet.size=" + std::to_string(p.size));
-        auto file = files.find(p.scenario);
-        return file == files.end() ? Scenario::load(path(p), sets) : file->second.with(sets);
-    };
     auto job = [&](std::size_t i) {
-        Scenario s = point_scenario(i);
-        Simulation sim(s);
-        nlohmann::json r = sim.run();
-        return nlohmann::json{{"value", r.at(nlohmann::json::json_pointer(points[i].result))}};
+        Scenario scenario = plan.scenario(i);  // the simulation keeps a reference to it
+        Simulation sim(scenario);
+        nlohmann::json r = sim.run(), values = nlohmann::json::array();
+        for (const auto& p : runs[i].points)
+            values.push_back(r.at(nlohmann::json::json_pointer(p.result)));
+        return nlohmann::json{{"values", values}};
     };
     std::size_t done = 0;
     auto on_done = [&](std::size_t i, const sweep::JobOutcome& o) {
-        if (o.ok)
-            pps[points[i].key()] = o.result["value"].get<double>();
-        else
-            failures.push_back(points[i].key() + ": " + o.error);
-        if (++done % 20 == 0 || done == points.size())
-            output::info_stream() << "validate: " << done << "/" << points.size()
+        const auto& points = runs[i].points;
+        for (std::size_t k = 0; k < points.size(); ++k) {
+            if (o.ok)
+                pps[points[k].key()] = o.result["values"][k].get<double>();
+            else
+                failures.push_back(points[k].key() + ": " + o.error);
+        }
+        if (++done % 20 == 0 || done == runs.size())
+            output::info_stream() << "validate: " << done << "/" << runs.size()
                                   << " simulations\n";
     };
-    sweep::run_jobs(points.size(), job, options, on_done);
+    sweep::run_jobs(runs.size(), job, options, on_done);
     return pps;
 }
 
