@@ -43,7 +43,9 @@ struct WireFrame {
 
 class Simulation {
 public:
+    // Keeps a reference to `scenario`, which must outlive it: a temporary is refused.
     explicit Simulation(const Scenario& scenario);
+    explicit Simulation(Scenario&&) = delete;
     ~Simulation();
 
     // Warm-up, then batches until the measured rate is stable; the results as JSON.
