@@ -154,6 +154,16 @@ void BusRunAhead::run_ahead_retries(int master, Picos end, const TargetOffer& of
         plan_other_after_loop(master, real, bus_free);
     else if (promise.then_known && real == data_arbitration)
         plan_data_after_loop(master, until, offer, others);
+    if (!caches_quiet_through(ahead_until_)) stop_running_ahead();
+}
+
+// The CPU caches see nothing of the steps held back until `last`, the run-ahead's real event,
+// when no CPU can touch them before then: the steps run later (a retry's end latches a delayed
+// read, and the host bridge writes back the lines it snooped modified) or ask early (a planned
+// transaction's target snoops its first lines) as they would have in time.  Equal times are
+// not enough: the CPU's thread and the bus's may run in either order within them.
+bool BusRunAhead::caches_quiet_through(Picos last) const {
+    return !bus_.caches_quiet_until_ || last < bus_.caches_quiet_until_();
 }
 
 // The loop ends in an arbitration that another master has to itself (the retried one is
@@ -173,6 +183,9 @@ void BusRunAhead::plan_other_after_loop(int master, Picos at, Picos bus_free) {
     TransactionPlan& plan = *loop_end_plan_;
     // By then the bus is parked on the retried master (if it parks at all).
     Picos start = bus_.granted_start(other, at, bus_free, bus_.config_.park_on_last ? master : -1);
+    // Its target is asked now (and may remember its snoop): only if nothing touches the caches
+    // before its arbitration.
+    if (!caches_quiet_through(start)) return;
     bus_.plan_transaction(other, start, nullptr, plan);
     if (plan.t.termination == Termination::Retry ||
         bus_.phases(plan.t.addr, plan.t.bytes_done, plan.width) > 1) {

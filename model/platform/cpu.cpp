@@ -163,13 +163,17 @@ void Cpu::no_cpu_running() {
 
 Picos Cpu::now() const { return now_ps() + pending_; }
 
+Picos Cpu::idle_until() const { return waiting_out_cycles_ ? busy_until_ : now_ps(); }
+
 void Cpu::sync() {
     if (pending_ == 0) return;
     Picos t = pending_;
     pending_ = 0;
     totals_.busy += t;
     busy_until_ = now_ps() + t;
+    waiting_out_cycles_ = true;
     wait(ps(t));
+    waiting_out_cycles_ = false;
     resumed();
 }
 

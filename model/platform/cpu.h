@@ -115,6 +115,10 @@ public:
     // order of arrival must be the order they are handed over in) and no recording watches.
     void allow_run_ahead(bool on) { run_ahead_.allow(on); }
     void set_horizon(Picos t) { run_ahead_.set_horizon(t); }  // the next time the simulation looks
+    // The kernel time before which this CPU's software certainly runs nothing (touches no cache
+    // line): the end of the cycles it is waiting out; now while it runs, waits for a register
+    // read's value, an interrupt or the timer (it may go on at any moment).
+    Picos idle_until() const;
 
     // The hardware access layer the software uses.
     void charge(double cycles) { pending_ += static_cast<Picos>(cycles * cycle_ps_ + 0.5); }
@@ -229,6 +233,7 @@ private:
     Totals totals_;
     Picos counted_from_ = 0;  // the last reset_totals
     Picos busy_until_ = 0;    // the end of the last code time added to totals_.busy
+    bool waiting_out_cycles_ = false;  // in sync(), until busy_until_
     sc_core::sc_event wake_event_{"wake"}, read_event_{"read"}, stall_check_{"stall_check"};
 };
 

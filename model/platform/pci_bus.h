@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <deque>
 #include <string>
 #include <utility>
@@ -114,10 +115,15 @@ public:
     void set_transaction_observer(void (*fn)(void*, const BusTransaction&), void* ctx) {
         observer_ = fn, observer_ctx_ = ctx;
     }
-    // Off: every retry with events of its own, as with an observer.  The Simulation turns it off
-    // when a CPU cache is modelled: a retry loop run ahead would ask the host bridge's snoop about
-    // a later time before the CPU has touched its lines up to then.
-    void allow_retry_run_ahead(bool allowed) { retry_run_ahead_allowed_ = allowed; }
+    // Off: every retry with events of its own, as with an observer.  With the CPU caches
+    // modelled, `caches_quiet_until` says until when (kernel time, exclusive) no CPU can touch
+    // them: a retry loop runs ahead only when every step it holds back comes before then, since
+    // the host bridge snoops the caches at the bus's time and a step run late would write lines
+    // back after the CPU had touched them (BusRunAhead::caches_quiet_through).
+    void allow_retry_run_ahead(bool allowed, std::function<Picos()> caches_quiet_until = {}) {
+        retry_run_ahead_allowed_ = allowed;
+        caches_quiet_until_ = std::move(caches_quiet_until);
+    }
     bool retry_run_ahead_allowed() const { return retry_run_ahead_allowed_ && !observer_; }
     // Inside the observer, for a transaction that moved data: the clocks in which its target
     // held TRDY# off between data phases (lines still streaming in), as [start, end) runs.
@@ -241,6 +247,7 @@ private:
     Counters counters_;
     void (*observer_)(void*, const BusTransaction&) = nullptr;
     bool retry_run_ahead_allowed_ = true;
+    std::function<Picos()> caches_quiet_until_;  // empty: no caches to keep in step with
     void* observer_ctx_ = nullptr;
 };
 
