@@ -154,14 +154,18 @@ void BusRunAhead::run_ahead_retries(int master, Picos end, const TargetOffer& of
         plan_other_after_loop(master, real, bus_free);
     else if (promise.then_known && real == data_arbitration)
         plan_data_after_loop(master, until, offer, others);
-    if (!caches_quiet_through(ahead_until_)) stop_running_ahead();
+    // The loop's first retry has not ended yet: its end, which latches the delayed read and has
+    // the host bridge write back the lines it snooped modified, would run late, at the real
+    // event.  Then no CPU may touch the caches before that event; else the first retry ends
+    // with its own event and the loop runs ahead from there (maybe_run_ahead_from_end): the
+    // repeats after it neither snoop nor write back (the read is latched).
+    if (end > now_ps() && !caches_quiet_through(ahead_until_)) stop_running_ahead();
 }
 
-// The CPU caches see nothing of the steps held back until `last`, the run-ahead's real event,
-// when no CPU can touch them before then: the steps run later (a retry's end latches a delayed
-// read, and the host bridge writes back the lines it snooped modified) or ask early (a planned
-// transaction's target snoops its first lines) as they would have in time.  Equal times are
-// not enough: the CPU's thread and the bus's may run in either order within them.
+// No CPU touches its cache before `last`, or after it ahead of the bus's steps up to it: what
+// the run-ahead holds back until then (run late) or asks of a target early (a planned
+// transaction's snoop of its first lines) gets the answer it would have got in time.  Equal
+// times are not enough: the CPU's thread and the bus's may run in either order within them.
 bool BusRunAhead::caches_quiet_through(Picos last) const {
     return !bus_.caches_quiet_until_ || last < bus_.caches_quiet_until_();
 }
