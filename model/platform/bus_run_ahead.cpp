@@ -159,8 +159,13 @@ void BusRunAhead::run_ahead_retries(int master, Picos end, const TargetOffer& of
     // event.  Then no CPU may touch the caches before that event; else the first retry ends
     // with its own event and the loop runs ahead from there (maybe_run_ahead_from_end): the
     // repeats after it neither snoop nor write back (the read is latched).
-    if (end > now_ps() && !caches_quiet_through(ahead_until_)) stop_running_ahead();
+    if (end > now_ps() && may_latch(offer) && !caches_quiet_through(ahead_until_))
+        stop_running_ahead();
 }
+
+// A retry's end changes nothing at its target when the target promised the same Retry until
+// later (Promise::retry_until: a delayed read already latched); otherwise it may latch one.
+bool BusRunAhead::may_latch(const TargetOffer& retry) { return retry.promise.retry_until == 0; }
 
 // No CPU touches its cache before `last`, or after it ahead of the bus's steps up to it: what
 // the run-ahead holds back until then (run late) or asks of a target early (a planned
@@ -328,7 +333,11 @@ void BusRunAhead::maybe_defer_arbitration() {
         // (one data phase) cannot be cut short.
         deferred = !others || bus_.phases(plan.t.addr, plan.t.bytes_done, plan.width) <= 1;
     }
-    if (!deferred) return stop_running_ahead();
+    // A retry's end held back that may latch a read (and write back the lines it snooped) must
+    // run before any CPU touches the caches.
+    if (!deferred || (after_retry && may_latch(bus_.current_->offer) &&
+                      !caches_quiet_through(plan.end)))
+        return stop_running_ahead();
     if (plan.t.termination == Termination::Retry) return;
     ahead_ = true;
     ahead_master_ = master;
