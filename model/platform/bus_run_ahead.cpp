@@ -113,6 +113,12 @@ void BusRunAhead::run_ahead_retries(int master, Picos end, const TargetOffer& of
     Picos until = promise.retry_until ? promise.retry_until
                   : promise.ready_after_end ? end + promise.ready_after_end : 0;
     if (until == 0) return;
+    // The loop's first retry has not ended yet: its end, which latches the delayed read and has
+    // the host bridge write back the lines it snooped modified, runs late, when a CPU next goes
+    // on (Cpu::set_before_running) or at the real event.  That must come before any CPU touches
+    // the caches; else the first retry ends with its own event and the loop runs ahead from
+    // there (maybe_run_ahead_from_end): the repeats after it neither snoop nor write back.
+    if (end > now_ps() && may_latch(offer) && !caches_quiet_through(end)) return;
     Picos first_repeat = end + config.retry_backoff_clocks * period;
     // Each repeat: arbitration parked on the master, the retry, the back-off.
     ahead_retry_ = (bus_.data_start_clock(offer, read) + 1 + config.turnaround_clocks) * period;
@@ -154,23 +160,16 @@ void BusRunAhead::run_ahead_retries(int master, Picos end, const TargetOffer& of
         plan_other_after_loop(master, real, bus_free);
     else if (promise.then_known && real == data_arbitration)
         plan_data_after_loop(master, until, offer, others);
-    // The loop's first retry has not ended yet: its end, which latches the delayed read and has
-    // the host bridge write back the lines it snooped modified, would run late, at the real
-    // event.  Then no CPU may touch the caches before that event; else the first retry ends
-    // with its own event and the loop runs ahead from there (maybe_run_ahead_from_end): the
-    // repeats after it neither snoop nor write back (the read is latched).
-    if (end > now_ps() && may_latch(offer) && !caches_quiet_through(ahead_until_))
-        stop_running_ahead();
 }
 
 // A retry's end changes nothing at its target when the target promised the same Retry until
 // later (Promise::retry_until: a delayed read already latched); otherwise it may latch one.
 bool BusRunAhead::may_latch(const TargetOffer& retry) { return retry.promise.retry_until == 0; }
 
-// No CPU touches its cache before `last`, or after it ahead of the bus's steps up to it: what
-// the run-ahead holds back until then (run late) or asks of a target early (a planned
-// transaction's snoop of its first lines) gets the answer it would have got in time.  Equal
-// times are not enough: the CPU's thread and the bus's may run in either order within them.
+// No CPU touches its cache up to `last`: a step held back until then (run late, but before the
+// CPU next goes on) or a target asked early (a planned transaction's snoop of its first lines)
+// sees the caches as it would have in time.  Equal times are not enough: the CPU's thread and
+// the bus's may run in either order within them.
 bool BusRunAhead::caches_quiet_through(Picos last) const {
     return !bus_.caches_quiet_until_ || last < bus_.caches_quiet_until_();
 }
@@ -192,9 +191,10 @@ void BusRunAhead::plan_other_after_loop(int master, Picos at, Picos bus_free) {
     TransactionPlan& plan = *loop_end_plan_;
     // By then the bus is parked on the retried master (if it parks at all).
     Picos start = bus_.granted_start(other, at, bus_free, bus_.config_.park_on_last ? master : -1);
-    // Its target is asked now (and may remember its snoop): only if nothing touches the caches
-    // before its arbitration.
-    if (!caches_quiet_through(start)) return;
+    // A read's target is asked now (and remembers its snoop): only if nothing touches the
+    // caches before its arbitration.
+    if (masters[other].queue.front().command == BusCommand::MemRead && !caches_quiet_through(start))
+        return;
     bus_.plan_transaction(other, start, nullptr, plan);
     if (plan.t.termination == Termination::Retry ||
         bus_.phases(plan.t.addr, plan.t.bytes_done, plan.width) > 1) {
@@ -336,7 +336,7 @@ void BusRunAhead::maybe_defer_arbitration() {
     // A retry's end held back that may latch a read (and write back the lines it snooped) must
     // run before any CPU touches the caches.
     if (!deferred || (after_retry && may_latch(bus_.current_->offer) &&
-                      !caches_quiet_through(plan.end)))
+                      !caches_quiet_through(end_pending)))
         return stop_running_ahead();
     if (plan.t.termination == Termination::Retry) return;
     ahead_ = true;

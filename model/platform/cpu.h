@@ -115,6 +115,10 @@ public:
     // order of arrival must be the order they are handed over in) and no recording watches.
     void allow_run_ahead(bool on) { run_ahead_.allow(on); }
     void set_horizon(Picos t) { run_ahead_.set_horizon(t); }  // the next time the simulation looks
+    // Called each time this CPU's thread goes on after a wait, before its software touches the
+    // caches: the buses run the steps they held back before now (PciBus::settle), which snoop
+    // and write back the lines the software may touch next.
+    void set_before_running(std::function<void()> fn) { before_running_ = std::move(fn); }
     // The kernel time before which this CPU's software certainly runs nothing (touches no cache
     // line): the end of the cycles it is waiting out; now while it runs, waits for a register
     // read's value, an interrupt or the timer (it may go on at any moment).
@@ -200,7 +204,12 @@ public:
 
 private:
     void main_loop();
-    void resumed() { running_ = this; }  // after every wait of this CPU's thread
+    // After every wait of this CPU's thread: it runs, and what the buses held back before now
+    // comes first (set_before_running).
+    void resumed() {
+        running_ = this;
+        if (before_running_) before_running_();
+    }
     [[noreturn]] static void no_cpu_running();
     void sync();              // wait out the cycles charged so far
     void service_events();    // take a due interrupt or timer tick
@@ -234,6 +243,7 @@ private:
     Picos counted_from_ = 0;  // the last reset_totals
     Picos busy_until_ = 0;    // the end of the last code time added to totals_.busy
     bool waiting_out_cycles_ = false;  // in sync(), until busy_until_
+    std::function<void()> before_running_;
     sc_core::sc_event wake_event_{"wake"}, read_event_{"read"}, stall_check_{"stall_check"};
 };
 

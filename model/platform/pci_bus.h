@@ -108,6 +108,9 @@ public:
     };
     // Between sc_start calls: attempts of a loop run ahead that fall before now are counted first.
     const Counters& counters() { run_ahead_.settle(); return counters_; }
+    // Outside the bus's processes: the steps held back that come before now run now (before a
+    // CPU touches its cache, which they snoop and write back).
+    void settle() { run_ahead_.settle(); }
     void reset_counters() { run_ahead_.settle(); counters_ = Counters{}; }
     const std::string& master_name(int id) const { return masters_[id].config.name; }
     std::size_t master_count() const { return masters_.size(); }

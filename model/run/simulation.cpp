@@ -513,6 +513,10 @@ void Simulation::take_shortcuts() {
         };
     const bool one_bus = p.platform->cards().empty();
     p.platform->bus().allow_retry_run_ahead(!cached || one_bus, caches_quiet_until);
+    if (cached && one_bus) {
+        PciBus& bus = p.platform->bus();
+        for (auto& cpu : cpus) cpu->set_before_running([&bus] { bus.settle(); });
+    }
     for (auto& card : p.platform->cards()) card->bus.allow_retry_run_ahead(!cached);
 }
 
