@@ -150,8 +150,8 @@ TEST_CASE("results are the same with and without the bus's run-ahead") {
         {"athlon-64-66-82546gb",
          "--set driver.notxints=true --set driver.ring_size=4096 --set driver.txdmac_prefetch=true"},
         // Delayed reads of lines pktgen has just written (snoop hits) while the CPU runs: a retry
-        // loop runs ahead only while no CPU can touch its cache (both sizes differed when the
-        // loops ran ahead regardless: BusRunAhead::caches_quiet_through).
+        // loop's held-back latch must run before the CPU touches its cache again (both sizes
+        // differed when it ran at the loop's real event: Cpu::set_before_running).
         {"athlon-64-66-82546gb", "--set packet.size=64"},
         {"athlon-64-66-82546gb", "--set packet.size=128"},
         {"xeon-pcix-133", "--set pktgen.ports=2"},
