@@ -120,9 +120,10 @@ public:
     }
     // Off: every retry with events of its own, as with an observer.  With the CPU caches
     // modelled, `caches_quiet_until` says until when (kernel time, exclusive) no CPU can touch
-    // them: a retry loop runs ahead only when every step it holds back comes before then, since
-    // the host bridge snoops the caches at the bus's time and a step run late would write lines
-    // back after the CPU had touched them (BusRunAhead::caches_quiet_through).
+    // them: the host bridge snoops them at the bus's time, so a step that does (a retry's end
+    // that latches a read and writes back its snooped lines, a planned read's snoop) is held
+    // back or asked early only when it comes before then (BusRunAhead::caches_quiet_through),
+    // and the CPUs settle() the bus before they touch them again.
     void allow_retry_run_ahead(bool allowed, std::function<Picos()> caches_quiet_until = {}) {
         retry_run_ahead_allowed_ = allowed;
         caches_quiet_until_ = std::move(caches_quiet_until);

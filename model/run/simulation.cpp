@@ -499,9 +499,10 @@ void Simulation::take_shortcuts() {
         for (auto& nic : p.platform->nics()) nic->set_lazy_wire(true);
     const auto& cpus = p.platform->cpus();
     // A CPU cache is snooped at the bus's time: the CPU's touches must come in time order, and
-    // a bus's retry loop runs ahead only while no CPU can touch the caches (each CPU waiting out
-    // its cycles: Cpu::idle_until).  With cards, two buses snoop and write back: each would have
-    // to wait for the other's steps as well, so theirs keep every step.
+    // a bus's steps that snoop or write back run ahead only while no CPU can touch the caches
+    // (each CPU waiting out its cycles: Cpu::idle_until); a CPU going on first has the bus run
+    // what it held back before then.  With cards, two buses snoop and write back: each would
+    // have to wait for the other's steps as well, so theirs keep every retry.
     const bool cached = p.platform->caches() != nullptr;
     for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1 && !cached && !tcp);
     std::function<Picos()> caches_quiet_until;
