@@ -120,8 +120,9 @@ public:
     // and write back the lines the software may touch next.
     void set_before_running(std::function<void()> fn) { before_running_ = std::move(fn); }
     // The kernel time before which this CPU's software certainly runs nothing (touches no cache
-    // line): the end of the cycles it is waiting out; now while it runs, waits for a register
-    // read's value, an interrupt or the timer (it may go on at any moment).
+    // line): the end of the cycles it is waiting out; with nothing to do, the timer or an
+    // interrupt raised now, whichever comes first (on a machine with other CPUs, which may wake
+    // it, now); now while it runs or waits for a register read's value.
     Picos idle_until() const;
 
     // The hardware access layer the software uses.
@@ -242,7 +243,10 @@ private:
     Totals totals_;
     Picos counted_from_ = 0;  // the last reset_totals
     Picos busy_until_ = 0;    // the end of the last code time added to totals_.busy
-    bool waiting_out_cycles_ = false;  // in sync(), until busy_until_
+    // What the CPU's thread waits for: nothing (it runs), the end of its cycles (busy_until_),
+    // or work (the timer at idle_timeout_ at the latest).
+    enum class Waiting { No, Cycles, Work } waiting_ = Waiting::No;
+    Picos idle_timeout_ = 0;
     std::function<void()> before_running_;
     sc_core::sc_event wake_event_{"wake"}, read_event_{"read"}, stall_check_{"stall_check"};
 };
