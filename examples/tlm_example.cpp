@@ -49,7 +49,7 @@ void check_range(const std::string& option, double v, double low, double high) {
 }
 
 // "pcisim-tlm-example 0.1.0 (git 1a2b3c4), SystemC 2.3.4-Accellera"; CMake defines the version
-// and commit for this file (as for pcisim's provenance.cpp).
+// and commit for this file (as for pcisim's build_identity.cpp).
 std::string version_line() {
     return std::string(kProgram) + " " + PCISIM_VERSION + " (git " + PCISIM_GIT + "), SystemC " +
            std::to_string(sc_core::sc_version_major) + "." +

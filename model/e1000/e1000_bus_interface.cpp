@@ -44,7 +44,7 @@ bool BusInterface::reading_any() const {
 void BusInterface::write(unsigned client, std::uint64_t addr, std::uint32_t bytes,
                          std::uint64_t cookie) {
     std::uint64_t tag = next_tag_++;
-    writes_[tag] = {client, cookie};
+    writes_.push_back({tag, client, cookie});
     bus_.write(master_, addr, bytes, tag);
 }
 
@@ -62,10 +62,12 @@ void BusInterface::read_done(std::uint64_t tag, const DmaStats& s) {
 }
 
 void BusInterface::write_done(std::uint64_t tag, const DmaStats& s) {
-    auto it = writes_.find(tag);
-    if (it == writes_.end()) throw std::logic_error("e1000: unexpected write completion");
-    PendingWrite w = it->second;
-    writes_.erase(it);
+    std::size_t i = 0;
+    while (i < writes_.size() && writes_[i].tag != tag) ++i;
+    if (i == writes_.size()) throw std::logic_error("e1000: unexpected write completion");
+    const PendingWrite w = writes_[i];
+    writes_[i] = writes_.back();
+    writes_.pop_back();
     stats_.add(s);
     clients_[w.client]->write_finished(w.cookie, s);
     kick();

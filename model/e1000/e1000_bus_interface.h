@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "core/pci_types.h"
@@ -77,6 +76,7 @@ public:
 
 private:
     struct PendingWrite {
+        std::uint64_t tag;
         unsigned client;
         std::uint64_t cookie;
     };
@@ -93,7 +93,7 @@ private:
     std::vector<ReadSlot> reads_;  // by client
     unsigned next_client_ = 0;     // round-robin start
     std::uint64_t next_tag_ = 1;
-    std::unordered_map<std::uint64_t, PendingWrite> writes_;
+    std::vector<PendingWrite> writes_;  // in flight: a handful, found by a scan (no allocation)
 };
 
 }  // namespace pcisim::e1000

@@ -10,7 +10,9 @@
 namespace pcisim::e1000 {
 
 DescriptorCache::DescriptorCache(unsigned capacity, unsigned cache_line_bytes)
-    : capacity_(capacity), descriptors_per_line_(std::max(1u, cache_line_bytes / kDescriptorBytes)) {}
+    : capacity_(capacity),
+      descriptors_per_line_(std::max(1u, cache_line_bytes / kDescriptorBytes)),
+      cache_(capacity) {}
 
 void DescriptorCache::set_head(std::uint32_t v) {
     head_ = next_fetch_ = next_pop_ = slots() ? v % slots() : 0;
@@ -58,6 +60,8 @@ void DescriptorCache::fetch_arrived(const DescriptorFetch& f, const DmaMemory& m
     for (unsigned i = 0; i < f.count; ++i) {
         CachedDescriptor c{f.first + i, {}};
         mem.read(f.addr + std::uint64_t(i) * kDescriptorBytes, &c.desc, kDescriptorBytes);
+        // A fetch is planned within the cache's room (plan_fetch): a full cache is a bug.
+        if (cache_.full()) throw std::logic_error("e1000: descriptor fetch beyond the cache's room");
         cache_.push_back(c);
     }
 }

@@ -9,7 +9,8 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+
+#include <boost/circular_buffer.hpp>
 
 #include "e1000/e1000_regs.h"
 
@@ -77,7 +78,7 @@ private:
     unsigned next_fetch_ = 0;  // ring slot of the next descriptor to fetch
     unsigned next_pop_ = 0;    // ring slot of the next descriptor to process
     unsigned fetching_ = 0;    // descriptors requested but not yet arrived
-    std::deque<CachedDescriptor> cache_;
+    boost::circular_buffer<CachedDescriptor> cache_;  // capacity_ slots: no allocation per fetch
 };
 
 }  // namespace pcisim::e1000

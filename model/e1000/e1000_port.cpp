@@ -87,7 +87,10 @@ void Port::reset() {
 
 // The engines take turns at the port's one read: the one that did not read last goes first.
 bool Port::next_read(ReadRequest& out) {
-    if (rx_reads_first_ && rx_.next_read(out)) {
+    // The receive side is asked once: a transmit side that reads nothing changes nothing it
+    // looks at.
+    const bool rx_asked = rx_reads_first_;
+    if (rx_asked && rx_.next_read(out)) {
         rx_reads_first_ = false;
         return true;
     }
@@ -95,7 +98,7 @@ bool Port::next_read(ReadRequest& out) {
         rx_reads_first_ = true;
         return true;
     }
-    return rx_.next_read(out);
+    return !rx_asked && rx_.next_read(out);
 }
 
 void Port::read_finished(const ReadRequest& r, const DmaStats&) {

@@ -1,5 +1,7 @@
 #include "e1000/e1000_tx_writeback.h"
 
+#include <stdexcept>
+
 #include "core/dma_memory.h"
 #include "core/sim_time.h"
 #include "core/trace_hooks.h"
@@ -13,7 +15,7 @@ TxWriteBack::TxWriteBack(std::string name, unsigned index, const E1000Params& pa
 void TxWriteBack::packet_committed(TxPacket& p, unsigned wthresh) {
     if (wthresh == 0) {
         for (const auto& d : p.descriptors)
-            if (d.desc.cmd & kCmdRs) write(&p, {d});
+            if (d.desc.cmd & kCmdRs) write(&p, &d, 1);
         return;
     }
     for (const auto& d : p.descriptors)
@@ -23,35 +25,44 @@ void TxWriteBack::packet_committed(TxPacket& p, unsigned wthresh) {
 }
 
 void TxWriteBack::context_processed(const CachedDescriptor& d) {
-    if (d.desc.cmd & kCmdRs) write(nullptr, {d});
+    if (d.desc.cmd & kCmdRs) write(nullptr, &d, 1);
 }
 
 void TxWriteBack::flush(TxPacket* owner) {
-    std::vector<CachedDescriptor> run;
-    for (const auto& d : batch_) {
-        if (!run.empty() && d.index != run.back().index + 1) write(owner, std::move(run)), run.clear();
-        run.push_back(d);
+    // One write per run of consecutive ring slots.
+    std::size_t start = 0;
+    for (std::size_t i = 1; i <= batch_.size(); ++i) {
+        if (i < batch_.size() && batch_[i].index == batch_[i - 1].index + 1) continue;
+        write(owner, &batch_[start], i - start);
+        start = i;
     }
-    if (!run.empty()) write(owner, std::move(run));
     batch_.clear();
 }
 
-void TxWriteBack::write(TxPacket* p, std::vector<CachedDescriptor> run) {
-    if (params_.drop_writebacks) return;  // fault injection: DD never reaches the driver
+void TxWriteBack::write(TxPacket* p, const CachedDescriptor* run, std::size_t count) {
+    if (count == 0 || params_.drop_writebacks) return;  // fault injection: DD never reaches the driver
     std::uint64_t cookie = next_cookie_++;
-    std::uint64_t addr = ring_.slot_addr(run.front().index);
-    auto bytes = static_cast<std::uint32_t>(run.size() * kDescriptorBytes);
+    std::uint64_t addr = ring_.slot_addr(run[0].index);
+    auto bytes = static_cast<std::uint32_t>(count * kDescriptorBytes);
     if (p) ++p->writes_pending;
-    writes_[cookie] = {p, std::move(run)};
+    std::size_t slot = 0;
+    while (slot < writes_.size() && writes_[slot].cookie != 0) ++slot;
+    if (slot == writes_.size()) writes_.emplace_back();
+    Write& w = writes_[slot];
+    w.cookie = cookie;
+    w.packet = p;
+    w.descriptors.assign(run, run + count);
+    ++writes_in_flight_;
     trace::emit(TraceStep::WriteBack, TracePhase::Begin, name_.c_str(), now_ps(), index_,
                 p ? p->seq : -1, bytes);
     bus_->write(index_, addr, bytes, cookie);
 }
 
 TxPacket* TxWriteBack::write_finished(std::uint64_t cookie) {
-    auto it = writes_.find(cookie);
-    Write wb = std::move(it->second);
-    writes_.erase(it);
+    std::size_t slot = 0;
+    while (slot < writes_.size() && writes_[slot].cookie != cookie) ++slot;
+    if (slot == writes_.size()) throw std::logic_error(name_ + ": unexpected write-back completion");
+    Write& wb = writes_[slot];
     // DD becomes visible in host memory when the write has crossed the bus.  The write carries
     // each descriptor as fetched with DD set (16 bytes each, as it moves on the bus); software
     // does not touch a descriptor it has handed over, so that is the descriptor in memory plus
@@ -71,11 +82,14 @@ TxPacket* TxWriteBack::write_finished(std::uint64_t cookie) {
                 wb.packet ? wb.packet->seq : -1,
                 static_cast<std::uint32_t>(wb.descriptors.size() * kDescriptorBytes));
     stats_.descriptors_written_back += wb.descriptors.size();
+    TxPacket* const packet = wb.packet;
+    wb.cookie = 0;  // the slot is free again (its vector keeps its room)
+    --writes_in_flight_;
     if (report) {
         if (at_once) irq_.raise(kIcrTxdw);
         else irq_.raise_delayed_txdw();
     }
-    if (wb.packet && --wb.packet->writes_pending == 0) return wb.packet;
+    if (packet && --packet->writes_pending == 0) return packet;
     return nullptr;
 }
 

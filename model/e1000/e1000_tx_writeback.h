@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "e1000/e1000_bus_interface.h"
@@ -45,7 +44,7 @@ public:
     // The partial batch, when the queue has run empty.
     void flush_batch() { flush(nullptr); }
     // A write-back still crossing the bus.
-    bool writing() const { return !writes_.empty(); }
+    bool writing() const { return writes_in_flight_ != 0; }
     // CTRL.RST (with no write in flight): the batch is dropped.
     void reset() { batch_.clear(); }
     // The write `cookie` has crossed the bus; returns the packet whose last pending write it
@@ -56,12 +55,15 @@ public:
     void reset_stats() { stats_ = TxWriteBackStats{}; }
 
 private:
+    // A write-back in flight; the slots are reused, so a packet's write allocates nothing.
     struct Write {
-        TxPacket* packet;  // the packet waiting for it (DPP), or nullptr for WTHRESH batches
+        std::uint64_t cookie = 0;  // 0: a free slot
+        TxPacket* packet = nullptr;  // the packet waiting for it (DPP), or nullptr for batches
         std::vector<CachedDescriptor> descriptors;
     };
     void flush(TxPacket* owner);
-    void write(TxPacket* owner, std::vector<CachedDescriptor> run);
+    // One write of `count` descriptors of consecutive ring slots.
+    void write(TxPacket* owner, const CachedDescriptor* run, std::size_t count);
 
     std::string name_;
     unsigned index_;
@@ -71,7 +73,8 @@ private:
     InterruptLogic& irq_;
     BusInterface* bus_ = nullptr;
     std::vector<CachedDescriptor> batch_;  // processed, waiting for WTHRESH
-    std::unordered_map<std::uint64_t, Write> writes_;
+    std::vector<Write> writes_;  // a handful in flight at most: found by a scan
+    std::size_t writes_in_flight_ = 0;
     std::uint64_t next_cookie_ = 1;
     TxWriteBackStats stats_;
 };

@@ -1,19 +1,11 @@
 #include "platform/cache_coherence.h"
 
-#include <stdexcept>
-#include <string>
-
 namespace pcisim {
 
 using State = CpuCache::State;
 
 CacheCoherence::CacheCoherence(const CpuCacheConfig& config, unsigned cpus)
-    : config_(config), counters_(cpus) {
-    // Lines of 32, 64 or 128 bytes (host.cache_line_bytes): a touch finds its lines by a shift.
-    while ((1u << line_shift_) < config.line_bytes) ++line_shift_;
-    if ((1u << line_shift_) != config.line_bytes)
-        throw std::invalid_argument("cache line of " + std::to_string(config.line_bytes) +
-                                    " bytes: expected a power of two");
+    : config_(config), line_shift_(CpuCache::line_shift(config.line_bytes)), counters_(cpus) {
     const unsigned caches = config.shared ? 1 : cpus;
     for (unsigned c = 0; c < caches; ++c) caches_.push_back(std::make_unique<CpuCache>(config));
 }
@@ -28,8 +20,19 @@ Picos CacheCoherence::touch(unsigned cpu, std::uint64_t addr, std::uint32_t byte
     if (bytes == 0) return 0;
     const std::uint64_t first = addr >> line_shift_;
     const std::uint64_t last = (addr + bytes - 1) >> line_shift_;
+    CpuCache& own = cache_of(cpu);
     Picos cost = 0;
-    for (std::uint64_t n = first; n <= last; ++n) cost += touch_line(cpu, n, write, at, use);
+    for (std::uint64_t n = first; n <= last; ++n) {
+        // The common case, a line this cache holds and may use as it is (a read, or a write to
+        // a line no other cache may hold), without touch_line's bookkeeping.
+        const State held = own.use_if_held(n, write, at);
+        if (held == State::Modified || held == State::Exclusive ||
+            (!write && held != State::Invalid)) {
+            ++own.counters().hits;
+            continue;
+        }
+        cost += touch_line(cpu, n, held, write, at, use);
+    }
     return cost;
 }
 
@@ -47,11 +50,10 @@ void CacheCoherence::fill_sector(CpuCache& own, std::uint64_t line, Picos at) {
     }
 }
 
-Picos CacheCoherence::touch_line(unsigned cpu, std::uint64_t line, bool write, Picos at,
-                                 LineUse use) {
+// `held`: the line's state in the CPU's cache before this use (which use_if_held made).
+Picos CacheCoherence::touch_line(unsigned cpu, std::uint64_t line, State held, bool write,
+                                 Picos at, LineUse use) {
     CpuCache& own = cache_of(cpu);
-    // A line this cache holds is used now (one lookup for the common case, a hit).
-    const State held = own.use_if_held(line, write, at);
     // The other caches' copies: whether any, and whether one of them is dirty.
     bool others = false;
     bool dirty_elsewhere = false;

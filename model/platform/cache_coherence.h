@@ -54,7 +54,8 @@ public:
 
 private:
     std::size_t cache_index(unsigned cpu) const { return config_.shared ? 0 : cpu; }
-    Picos touch_line(unsigned cpu, std::uint64_t line, bool write, Picos at, LineUse use);
+    Picos touch_line(unsigned cpu, std::uint64_t line, CpuCache::State held, bool write, Picos at,
+                     LineUse use);
     void fill_sector(CpuCache& own, std::uint64_t line, Picos at);
 
     CpuCacheConfig config_;

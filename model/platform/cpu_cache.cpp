@@ -1,5 +1,6 @@
 #include "platform/cpu_cache.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/sim_time.h"
@@ -57,27 +58,28 @@ CpuCacheConfig CpuCacheConfig::from(const ScenarioView& s) {
     return c;
 }
 
+unsigned CpuCache::line_shift(unsigned line_bytes) {
+    unsigned shift = 0;
+    while ((1u << shift) < line_bytes) ++shift;
+    if ((1u << shift) != line_bytes)
+        throw std::invalid_argument("cache line of " + std::to_string(line_bytes) +
+                                    " bytes: expected a power of two");
+    return shift;
+}
+
 CpuCache::CpuCache(const CpuCacheConfig& config)
     : config_(config),
-      sets_(static_cast<unsigned>(config.bytes / (std::uint64_t{config.ways} * config.line_bytes))) {
+      sets_(static_cast<unsigned>(config.bytes / (std::uint64_t{config.ways} * config.line_bytes))),
+      line_shift_(line_shift(config.line_bytes)) {
     if (sets_ == 0 || (sets_ & (sets_ - 1)) != 0 ||
         std::uint64_t{sets_} * config.ways * config.line_bytes != config.bytes)
         throw std::invalid_argument(
             "cpu.cache.kib: " + std::to_string(config.bytes / 1024) + " KiB in " +
             std::to_string(config.ways) + " ways of " + std::to_string(config.line_bytes) +
             "-byte lines; expected a power-of-two number of sets (kib * 1024 / (ways * line))");
+    tags_.assign(std::size_t{sets_} * config.ways, kNoLine);
+    ways_used_.assign(sets_, 0);
     lines_.resize(std::size_t{sets_} * config.ways);
-}
-
-CpuCache::Line* CpuCache::find(std::uint64_t n) {
-    Line* set = &lines_[(n & (sets_ - 1)) * config_.ways];
-    for (unsigned w = 0; w < config_.ways; ++w)
-        if (set[w].state != State::Invalid && set[w].tag == n) return &set[w];
-    return nullptr;
-}
-
-const CpuCache::Line* CpuCache::find(std::uint64_t n) const {
-    return const_cast<CpuCache*>(this)->find(n);
 }
 
 CpuCache::State CpuCache::state(std::uint64_t n) const {
@@ -85,34 +87,18 @@ CpuCache::State CpuCache::state(std::uint64_t n) const {
     return l ? l->state : State::Invalid;
 }
 
-CpuCache::State CpuCache::use_if_held(std::uint64_t n, bool write, Picos at) {
-    Line* l = find(n);
-    if (!l) return State::Invalid;
-    const State before = l->state;
-    use_line(*l, write, at);
-    return before;
-}
-
-void CpuCache::use_line(Line& l, bool write, Picos at) {
-    l.last_use = ++use_clock_;
-    if (!write) return;
-    // A write dirties a clean line from now on; a line already modified stays so since then.
-    if (!dirty(l)) {
-        l.modified_since = at;
-        l.modified_until = kNever;
-    }
-    l.state = State::Modified;
-}
-
 void CpuCache::fill(std::uint64_t n, State state, Picos at) {
-    Line* set = &lines_[(n & (sets_ - 1)) * config_.ways];
+    const std::size_t set_index = n & (sets_ - 1), first = set_index * config_.ways;
+    Line* set = &lines_[first];
     Line* victim = &set[0];
     for (unsigned w = 0; w < config_.ways && victim->state != State::Invalid; ++w)
         if (set[w].state == State::Invalid || set[w].last_use < victim->last_use) victim = &set[w];
     // A modified victim is written back on its way out (no timing: the write buffer hides it).
     if (victim->state != State::Invalid && dirty(*victim)) ++counters_.evictions_modified;
     *victim = Line{};
-    victim->tag = n;
+    const auto way = static_cast<std::uint16_t>(victim - set);
+    tags_[first + way] = n;
+    ways_used_[set_index] = std::max<std::uint16_t>(ways_used_[set_index], way + 1);
     victim->state = state;
     victim->last_use = ++use_clock_;
     if (state == State::Modified) victim->modified_since = at;
@@ -130,17 +116,17 @@ void CpuCache::share(std::uint64_t n, Picos at) {
 }
 
 void CpuCache::drop(std::uint64_t n) {
-    if (Line* l = find(n)) *l = Line{};
+    if (Line* l = find(n)) clear(*l);
 }
 
 bool CpuCache::modified_at(std::uint64_t addr, Picos at) const {
-    const Line* l = find(addr / config_.line_bytes);
+    const Line* l = find(addr >> line_shift_);
     return l && modified(*l, at);
 }
 
 void CpuCache::written_back(std::uint64_t addr, std::uint32_t bytes, Picos at) {
     if (bytes == 0) return;
-    const std::uint64_t first = addr / config_.line_bytes, last = (addr + bytes - 1) / config_.line_bytes;
+    const std::uint64_t first = addr >> line_shift_, last = (addr + bytes - 1) >> line_shift_;
     for (std::uint64_t n = first; n <= last; ++n) {
         Line* l = find(n);
         if (l && modified(*l, at) && l->modified_until == kNever) {
@@ -153,9 +139,9 @@ void CpuCache::written_back(std::uint64_t addr, std::uint32_t bytes, Picos at) {
 
 void CpuCache::invalidate(std::uint64_t addr, std::uint32_t bytes) {
     if (bytes == 0) return;
-    const std::uint64_t first = addr / config_.line_bytes, last = (addr + bytes - 1) / config_.line_bytes;
+    const std::uint64_t first = addr >> line_shift_, last = (addr + bytes - 1) >> line_shift_;
     for (std::uint64_t n = first; n <= last; ++n)
-        if (Line* l = find(n)) *l = Line{};
+        if (Line* l = find(n)) clear(*l);
 }
 
 }  // namespace pcisim

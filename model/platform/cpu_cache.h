@@ -54,6 +54,8 @@ public:
     enum class State : std::uint8_t { Invalid, Shared, Exclusive, Owned, Modified };
 
     explicit CpuCache(const CpuCacheConfig& config);
+    // log2 of a line size (lines are found by a shift); throws unless a power of two.
+    static unsigned line_shift(unsigned line_bytes);
 
     // The host bridge's snoop for a DMA read asked for at `at`: is the line holding addr
     // modified here then?
@@ -68,7 +70,21 @@ public:
     State state(std::uint64_t line_number) const;
     // The CPU uses the line if it holds it (LRU order; a write makes it M, dirty since `at`):
     // its state before, or Invalid (and nothing done) when it does not hold it.
-    State use_if_held(std::uint64_t line_number, bool write, Picos at);
+    // Inline: the common case of every touch.
+    State use_if_held(std::uint64_t line_number, bool write, Picos at) {
+        Line* l = find(line_number);
+        if (!l) return State::Invalid;
+        const State before = l->state;
+        l->last_use = ++use_clock_;
+        if (!write) return before;
+        // A write dirties a clean line from now on; a line already modified stays so since then.
+        if (!dirty(*l)) {
+            l->modified_since = at;
+            l->modified_until = kNever;
+        }
+        l->state = State::Modified;
+        return before;
+    }
     // The line comes in (the set's LRU victim goes out) in `state`, dirty since `at` if M.
     void fill(std::uint64_t line_number, State state, Picos at);
     // Another CPU read the line: M becomes S (MESI: written back by the transfer, at `at`) or O
@@ -87,16 +103,30 @@ public:
 
 private:
     static constexpr Picos kNever = std::numeric_limits<Picos>::max();
+    // No line: the tag of an invalid way (line numbers are addresses shifted right, never this).
+    static constexpr std::uint64_t kNoLine = std::numeric_limits<std::uint64_t>::max();
+    // A way's state; its line number is in tags_ (the lookup scans only the tags).
     struct Line {
-        std::uint64_t tag = 0;         // line number (addr / line_bytes)
         State state = State::Invalid;
         Picos modified_since = kNever; // CPU time of the write that dirtied it
         Picos modified_until = kNever; // the DMA read (or MESI transfer) that wrote it back
         std::uint64_t last_use = 0;    // LRU order
     };
-    Line* find(std::uint64_t line_number);
-    void use_line(Line& line, bool write, Picos at);
-    const Line* find(std::uint64_t line_number) const;
+    // Inline: every touch and every snooped line looks up its line.
+    Line* find(std::uint64_t line_number) {
+        const std::size_t set = line_number & (sets_ - 1), first = set * config_.ways;
+        const std::uint64_t* tag = &tags_[first];
+        for (unsigned w = 0, used = ways_used_[set]; w < used; ++w)
+            if (tag[w] == line_number) return &lines_[first + w];
+        return nullptr;
+    }
+    const Line* find(std::uint64_t line_number) const {
+        return const_cast<CpuCache*>(this)->find(line_number);
+    }
+    void clear(Line& line) {
+        tags_[static_cast<std::size_t>(&line - lines_.data())] = kNoLine;
+        line = Line{};
+    }
     bool modified(const Line& l, Picos at) const {
         return l.modified_since <= at && at <= l.modified_until;
     }
@@ -107,7 +137,12 @@ private:
 
     CpuCacheConfig config_;
     unsigned sets_;
-    std::vector<Line> lines_;  // sets_ x ways
+    unsigned line_shift_ = 0;            // log2 of config_.line_bytes
+    std::vector<std::uint64_t> tags_;    // sets_ x ways: the line number held, or kNoLine
+    // Per set, the ways a lookup scans: one past the highest way ever filled (a fill takes the
+    // first free way, so a set's lines sit at its front and an empty set costs no compare).
+    std::vector<std::uint16_t> ways_used_;
+    std::vector<Line> lines_;            // sets_ x ways
     std::uint64_t use_clock_ = 0;
     Counters counters_;
 };

@@ -7,15 +7,7 @@
 
 #include "core/stats.h"
 #include "run/stats_json.h"
-
-// CMake defines these for this file only (CMakeLists.txt): the git hash changes with every
-// commit, and no other file should recompile for it.
-#ifndef PCISIM_VERSION
-#error "PCISIM_VERSION is defined by CMakeLists.txt"
-#endif
-#ifndef PCISIM_GIT
-#error "PCISIM_GIT is defined by CMakeLists.txt"
-#endif
+#include "tools/cli/build_identity.h"
 
 namespace pcisim::cli {
 
@@ -49,10 +41,10 @@ const StatGroup<Provenance>& provenance_group() {
     static const StatGroup<Provenance> g = [] {
         StatGroup<Provenance> p;
         p.stat("pcisim_version", "", "pcisim's version.",
-               [](const Provenance&) { return PCISIM_VERSION; })
+               [](const Provenance&) { return pcisim_version(); })
             .stat("git", "", "The commit the build was configured from (-dirty: with "
                              "uncommitted changes; unknown outside a checkout).",
-                  [](const Provenance&) { return PCISIM_GIT; })
+                  [](const Provenance&) { return pcisim_git(); })
             .stat("systemc_version", "", "The SystemC library's version.",
                   [](const Provenance&) { return systemc_version(); })
             .values("command_line", "", "The command, program name first; for run, without the "
@@ -111,7 +103,7 @@ std::vector<MetricSpec> provenance_metrics() {
 }
 
 std::string version_line() {
-    return std::string("pcisim ") + PCISIM_VERSION + " (git " + PCISIM_GIT + "), SystemC " +
+    return std::string("pcisim ") + pcisim_version() + " (git " + pcisim_git() + "), SystemC " +
            systemc_version();
 }
 

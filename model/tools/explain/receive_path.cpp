@@ -17,6 +17,9 @@ namespace pcisim {
 
 using nlohmann::json;
 
+// Named, so that its tables (kSteps, kIdle, engine_label, ...) may share their names with the
+// transmit side's (critical_path.cpp) when a unity build compiles the two together.
+namespace receive_explanation {
 namespace {
 
 // --- NIC receive DMA engine ------------------------------------------------------------
@@ -312,8 +315,10 @@ json chain(const Recording& rec, const std::vector<StepInterval>& steps, const F
 }
 
 }  // namespace
+}  // namespace receive_explanation
 
 json explain_receive(const Recording& rec, const ReceiveSetup& setup) {
+    using namespace receive_explanation;
     const RecordedPort* who = rec.receive_port();
     if (!who) throw std::runtime_error("no port receives on the recorded bus segment");
     const std::vector<StepInterval> steps = step_intervals(rec);
