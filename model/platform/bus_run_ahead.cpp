@@ -113,6 +113,12 @@ void BusRunAhead::run_ahead_retries(int master, Picos end, const TargetOffer& of
     Picos until = promise.retry_until ? promise.retry_until
                   : promise.ready_after_end ? end + promise.ready_after_end : 0;
     if (until == 0) return;
+    // The loop's first retry has not ended yet: its end, which latches the delayed read and has
+    // the host bridge write back the lines it snooped modified, runs late, when a CPU next goes
+    // on (Cpu::set_before_running) or at the real event.  That must come before any CPU touches
+    // the caches; else the first retry ends with its own event and the loop runs ahead from
+    // there (maybe_run_ahead_from_end): the repeats after it neither snoop nor write back.
+    if (end > now_ps() && may_latch(offer) && !caches_quiet_through(end)) return;
     Picos first_repeat = end + config.retry_backoff_clocks * period;
     // Each repeat: arbitration parked on the master, the retry, the back-off.
     ahead_retry_ = (bus_.data_start_clock(offer, read) + 1 + config.turnaround_clocks) * period;
@@ -156,6 +162,18 @@ void BusRunAhead::run_ahead_retries(int master, Picos end, const TargetOffer& of
         plan_data_after_loop(master, until, offer, others);
 }
 
+// A retry's end changes nothing at its target when the target promised the same Retry until
+// later (Promise::retry_until: a delayed read already latched); otherwise it may latch one.
+bool BusRunAhead::may_latch(const TargetOffer& retry) { return retry.promise.retry_until == 0; }
+
+// No CPU touches its cache up to `last`: a step held back until then (run late, but before the
+// CPU next goes on) or a target asked early (a planned transaction's snoop of its first lines)
+// sees the caches as it would have in time.  Equal times are not enough: the CPU's thread and
+// the bus's may run in either order within them.
+bool BusRunAhead::caches_quiet_through(Picos last) const {
+    return !bus_.caches_quiet_until_ || last < bus_.caches_quiet_until_();
+}
+
 // The loop ends in an arbitration that another master has to itself (the retried one is
 // backing off): its transaction is planned now, and only its end needs an event, when it
 // cannot be cut short (one data phase: the retried master asks again during it).
@@ -173,6 +191,10 @@ void BusRunAhead::plan_other_after_loop(int master, Picos at, Picos bus_free) {
     TransactionPlan& plan = *loop_end_plan_;
     // By then the bus is parked on the retried master (if it parks at all).
     Picos start = bus_.granted_start(other, at, bus_free, bus_.config_.park_on_last ? master : -1);
+    // A read's target is asked now (and remembers its snoop): only if nothing touches the
+    // caches before its arbitration.
+    if (masters[other].queue.front().command == BusCommand::MemRead && !caches_quiet_through(start))
+        return;
     bus_.plan_transaction(other, start, nullptr, plan);
     if (plan.t.termination == Termination::Retry ||
         bus_.phases(plan.t.addr, plan.t.bytes_done, plan.width) > 1) {
@@ -311,7 +333,11 @@ void BusRunAhead::maybe_defer_arbitration() {
         // (one data phase) cannot be cut short.
         deferred = !others || bus_.phases(plan.t.addr, plan.t.bytes_done, plan.width) <= 1;
     }
-    if (!deferred) return stop_running_ahead();
+    // A retry's end held back that may latch a read (and write back the lines it snooped) must
+    // run before any CPU touches the caches.
+    if (!deferred || (after_retry && may_latch(bus_.current_->offer) &&
+                      !caches_quiet_through(end_pending)))
+        return stop_running_ahead();
     if (plan.t.termination == Termination::Retry) return;
     ahead_ = true;
     ahead_master_ = master;

@@ -75,6 +75,8 @@ private:
     void stop_running_ahead();
     Picos others_from(int master) const;  // earliest REQ# of another master, or kNever
     void run_ahead_retries(int master, Picos end, const TargetOffer& offer, bool read);
+    bool caches_quiet_through(Picos last) const;
+    static bool may_latch(const TargetOffer& retry);
     void plan_data_after_loop(int master, Picos promised, const TargetOffer& retry, Picos others);
     void plan_other_after_loop(int master, Picos at, Picos bus_free);
     void maybe_run_ahead_from_start();

@@ -163,13 +163,29 @@ void Cpu::no_cpu_running() {
 
 Picos Cpu::now() const { return now_ps() + pending_; }
 
+Picos Cpu::idle_until() const {
+    switch (waiting_) {
+    case Waiting::Cycles:
+        return busy_until_;
+    case Waiting::Work:
+        // An interrupt raised now is seen interrupt_latency_ps later (set_interrupt).
+        return other_cpus_ ? now_ps()
+                           : std::min(idle_timeout_, now_ps() + costs_.interrupt_latency_ps);
+    case Waiting::No:
+        break;
+    }
+    return now_ps();  // running, or stalled on a register read's value
+}
+
 void Cpu::sync() {
     if (pending_ == 0) return;
     Picos t = pending_;
     pending_ = 0;
     totals_.busy += t;
     busy_until_ = now_ps() + t;
+    waiting_ = Waiting::Cycles;
     wait(ps(t));
+    waiting_ = Waiting::No;
     resumed();
 }
 
@@ -233,10 +249,13 @@ void Cpu::main_loop() {
         Picos until = 0;
         if (line_ && line_visible_at_ > start) until = line_visible_at_;
         if (timer_period_ && (until == 0 || next_timer_ < until)) until = next_timer_;
+        waiting_ = Waiting::Work;
+        idle_timeout_ = until > start ? until : kNever;
         if (until > start)
             wait(ps(until - start), wake_event_);
         else if (!line_)
             wait(wake_event_);
+        waiting_ = Waiting::No;
         resumed();
         totals_.waiting += now_ps() - std::max(start, counted_from_);
     }

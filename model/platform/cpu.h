@@ -115,6 +115,15 @@ public:
     // order of arrival must be the order they are handed over in) and no recording watches.
     void allow_run_ahead(bool on) { run_ahead_.allow(on); }
     void set_horizon(Picos t) { run_ahead_.set_horizon(t); }  // the next time the simulation looks
+    // Called each time this CPU's thread goes on after a wait, before its software touches the
+    // caches: the buses run the steps they held back before now (PciBus::settle), which snoop
+    // and write back the lines the software may touch next.
+    void set_before_running(std::function<void()> fn) { before_running_ = std::move(fn); }
+    // The kernel time before which this CPU's software certainly runs nothing (touches no cache
+    // line): the end of the cycles it is waiting out; with nothing to do, the timer or an
+    // interrupt raised now, whichever comes first (on a machine with other CPUs, which may wake
+    // it, now); now while it runs or waits for a register read's value.
+    Picos idle_until() const;
 
     // The hardware access layer the software uses.
     void charge(double cycles) { pending_ += static_cast<Picos>(cycles * cycle_ps_ + 0.5); }
@@ -196,7 +205,12 @@ public:
 
 private:
     void main_loop();
-    void resumed() { running_ = this; }  // after every wait of this CPU's thread
+    // After every wait of this CPU's thread: it runs, and what the buses held back before now
+    // comes first (set_before_running).
+    void resumed() {
+        running_ = this;
+        if (before_running_) before_running_();
+    }
     [[noreturn]] static void no_cpu_running();
     void sync();              // wait out the cycles charged so far
     void service_events();    // take a due interrupt or timer tick
@@ -229,6 +243,11 @@ private:
     Totals totals_;
     Picos counted_from_ = 0;  // the last reset_totals
     Picos busy_until_ = 0;    // the end of the last code time added to totals_.busy
+    // What the CPU's thread waits for: nothing (it runs), the end of its cycles (busy_until_),
+    // or work (the timer at idle_timeout_ at the latest).
+    enum class Waiting { No, Cycles, Work } waiting_ = Waiting::No;
+    Picos idle_timeout_ = 0;
+    std::function<void()> before_running_;
     sc_core::sc_event wake_event_{"wake"}, read_event_{"read"}, stall_check_{"stall_check"};
 };
 

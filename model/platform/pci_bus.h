@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <deque>
 #include <string>
 #include <utility>
@@ -107,6 +108,9 @@ public:
     };
     // Between sc_start calls: attempts of a loop run ahead that fall before now are counted first.
     const Counters& counters() { run_ahead_.settle(); return counters_; }
+    // Outside the bus's processes: the steps held back that come before now run now (before a
+    // CPU touches its cache, which they snoop and write back).
+    void settle() { run_ahead_.settle(); }
     void reset_counters() { run_ahead_.settle(); counters_ = Counters{}; }
     const std::string& master_name(int id) const { return masters_[id].config.name; }
     std::size_t master_count() const { return masters_.size(); }
@@ -114,10 +118,16 @@ public:
     void set_transaction_observer(void (*fn)(void*, const BusTransaction&), void* ctx) {
         observer_ = fn, observer_ctx_ = ctx;
     }
-    // Off: every retry with events of its own, as with an observer.  The Simulation turns it off
-    // when a CPU cache is modelled: a retry loop run ahead would ask the host bridge's snoop about
-    // a later time before the CPU has touched its lines up to then.
-    void allow_retry_run_ahead(bool allowed) { retry_run_ahead_allowed_ = allowed; }
+    // Off: every retry with events of its own, as with an observer.  With the CPU caches
+    // modelled, `caches_quiet_until` says until when (kernel time, exclusive) no CPU can touch
+    // them: the host bridge snoops them at the bus's time, so a step that does (a retry's end
+    // that latches a read and writes back its snooped lines, a planned read's snoop) is held
+    // back or asked early only when it comes before then (BusRunAhead::caches_quiet_through),
+    // and the CPUs settle() the bus before they touch them again.
+    void allow_retry_run_ahead(bool allowed, std::function<Picos()> caches_quiet_until = {}) {
+        retry_run_ahead_allowed_ = allowed;
+        caches_quiet_until_ = std::move(caches_quiet_until);
+    }
     bool retry_run_ahead_allowed() const { return retry_run_ahead_allowed_ && !observer_; }
     // Inside the observer, for a transaction that moved data: the clocks in which its target
     // held TRDY# off between data phases (lines still streaming in), as [start, end) runs.
@@ -241,6 +251,7 @@ private:
     Counters counters_;
     void (*observer_)(void*, const BusTransaction&) = nullptr;
     bool retry_run_ahead_allowed_ = true;
+    std::function<Picos()> caches_quiet_until_;  // empty: no caches to keep in step with
     void* observer_ctx_ = nullptr;
 };
 

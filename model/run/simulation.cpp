@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <sstream>
 
 #include <systemc>
@@ -498,10 +499,25 @@ void Simulation::take_shortcuts() {
         for (auto& nic : p.platform->nics()) nic->set_lazy_wire(true);
     const auto& cpus = p.platform->cpus();
     // A CPU cache is snooped at the bus's time: the CPU's touches must come in time order, and
-    // the buses' retry loops may not run ahead of them either.
+    // a bus's steps that snoop or write back run ahead only while no CPU can touch the caches
+    // (each CPU waiting out its cycles: Cpu::idle_until); a CPU going on first has the bus run
+    // what it held back before then.  With cards, two buses snoop and write back: each would
+    // have to wait for the other's steps as well, so theirs keep every retry.
     const bool cached = p.platform->caches() != nullptr;
     for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1 && !cached && !tcp);
-    p.platform->bus().allow_retry_run_ahead(!cached);
+    std::function<Picos()> caches_quiet_until;
+    if (cached)
+        caches_quiet_until = [&cpus] {
+            Picos quiet = kNever;
+            for (const auto& cpu : cpus) quiet = std::min(quiet, cpu->idle_until());
+            return quiet;
+        };
+    const bool one_bus = p.platform->cards().empty();
+    p.platform->bus().allow_retry_run_ahead(!cached || one_bus, caches_quiet_until);
+    if (cached && one_bus) {
+        PciBus& bus = p.platform->bus();
+        for (auto& cpu : cpus) cpu->set_before_running([&bus] { bus.settle(); });
+    }
     for (auto& card : p.platform->cards()) card->bus.allow_retry_run_ahead(!cached);
 }
 
