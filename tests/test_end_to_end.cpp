@@ -188,4 +188,33 @@ TEST_CASE("results are the same with and without the bus's run-ahead") {
     }
 }
 
+// validate keeps only rates (Simulation::rates_only): the run must be the same run, with only
+// the per-packet distributions left out.
+TEST_CASE("a run that keeps only rates measures everything else as a full run does") {
+    const char* bin = std::getenv("PCISIM_BINARY");
+    REQUIRE(bin);
+    const std::vector<std::string> sets = pcisim::test::fixed_window(2000, 300);
+    std::string command = std::string(bin) + " run " + scenario_path("phi-32-66-82541");
+    for (const auto& set : sets) command += " --set " + set;
+    REQUIRE(std::system((command + " --json full.json > /dev/null").c_str()) == 0);
+    json full = json::parse(pcisim::test::results_without_provenance("full.json"));
+    std::remove("full.json");
+
+    Scenario s = Scenario::load(scenario_path("phi-32-66-82541"), sets);
+    Simulation sim(s);
+    sim.rates_only();
+    json rates = sim.run();
+    for (const char* key :
+         {"packet_latency_ns_by_port", "frame_interval_ns_by_port", "packet_stages_ns_by_port"}) {
+        INFO(key);
+        CHECK(full[key].size() == 1);
+        CHECK(rates[key].empty());
+        full.erase(key);
+        rates.erase(key);
+    }
+    rates.erase("provenance");
+    CHECK(full["tx_pps"].get<double>() > 0);
+    CHECK(rates.dump() == full.dump());
+}
+
 }  // namespace test_end_to_end

@@ -61,7 +61,7 @@ void FrameCheck::seen(const std::uint8_t* frame, unsigned len, const FrameTimeli
                                          std::to_string(expected_seq) + " was next");
         ++expected_seq;
     }
-    if (measuring) {
+    if (measuring && packet_times) {
         if (xmit) {
             times.latency.add(ps_to_ns(when - *xmit));
             times.add_stages(*xmit, t);

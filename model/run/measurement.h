@@ -97,6 +97,7 @@ struct FrameCheck {
     unsigned window_min_bytes = 0;   // the smallest of them (the highest rate the wire allows)
     Picos longest_gap = 0;           // between two of them (sustained_rate.h)
     bool measuring = false;        // the window is open: per-packet times go to `times`
+    bool packet_times = true;      // whether `times` is kept at all (Simulation::rates_only)
     std::deque<Picos> xmit_times;  // of pktgen's packets not yet on the wire
     PacketTimes times;             // in the window
     void queued(Picos xmit) { xmit_times.push_back(xmit); }

@@ -337,7 +337,7 @@ TxReport tx_report(const Platform& platform, const std::vector<FrameCheck>& fram
         nic_pps[sw.nic] += port_pps;
         nic_by_port[sw.nic].push_back(port_pps);
         t.wire_limit += platform.nics()[sw.nic]->wire_limit_pps(sw.port, sw.workload->frame_bytes());
-        t.times.push_back(&f.times);
+        if (f.packet_times) t.times.push_back(&f.times);
         t.ports.push_back({topology.nics[sw.nic].name, sw.port, topology.port_cpu[f.port],
                            port_pps, f.window_frames, sw.driver->counters()});
     }

@@ -373,6 +373,10 @@ bool Simulation::ring_filled() const {
     return true;
 }
 
+void Simulation::rates_only() {
+    for (auto& f : parts_->frames) f.packet_times = false;
+}
+
 void Simulation::open_window() {
     Parts& p = *parts_;
     Platform& platform = *p.platform;

@@ -46,6 +46,7 @@ std::map<std::string, double> simulate(const std::vector<validate::SimPoint>& al
     auto job = [&](std::size_t i) {
         Scenario scenario = plan.scenario(i);  // the simulation keeps a reference to it
         Simulation sim(scenario);
+        sim.rates_only();
         nlohmann::json r = sim.run(), values = nlohmann::json::array();
         for (const auto& p : runs[i].points)
             values.push_back(r.at(nlohmann::json::json_pointer(p.result)));
