@@ -108,17 +108,26 @@ TEST_CASE("a sweep killed with SIGKILL and resumed gives the output of an uninte
     std::mt19937 rng(20041203);  // fixed: the same kill moments every run
     std::set<std::size_t> recorded;  // the points a resume would find after the last kill
     int kills = 0;
-    for (int attempt = 0; attempt < 6; ++attempt) {
+    // At most this fraction of the uninterrupted sweep's time, so that a run is killed before it
+    // finishes; halved and the sweep started afresh if the very first run finished anyway (the
+    // uninterrupted sweep was slowed by a busy machine).
+    double longest = 0.6;
+    for (int attempt = 0; attempt < 12 && kills < 6; ++attempt) {
         pid_t pid = start(kSweepArgs + " --resume -o " + out, err);
-        // Anywhere in the sweep's start-up, its points or its final write: a fraction of the
-        // uninterrupted sweep's time, at most 0.6 so that the first run cannot finish first.
+        // Anywhere in the sweep's start-up, its points or its final write.
         double fraction = static_cast<double>(rng()) / 4294967296.0;
         auto delay = std::chrono::milliseconds(
-            static_cast<long>(fraction * 0.6 * static_cast<double>(sweep_ms.count())));
+            static_cast<long>(fraction * longest * static_cast<double>(sweep_ms.count())));
         std::this_thread::sleep_for(delay);
         kill(pid, SIGKILL);
         int code = finish(pid);
         INFO("attempt " << attempt << ": killed after " << delay.count() << " ms");
+        if (code == 0 && kills == 0) {
+            for (const std::string& f : {out, journal, std::string(dir / "chaos.json")})
+                fs::remove(f);
+            longest /= 2;
+            continue;
+        }
         if (code == 0) break;  // finished before the kill: nothing left to lose
         REQUIRE(code == -SIGKILL);
         ++kills;
