@@ -35,6 +35,7 @@
 #include "tools/output/output_paths.h"
 #include "tools/cli/input_files.h"
 #include "tools/output/verbosity.h"
+#include "tools/sweep/own_arena.h"
 #include "run/scenario.h"
 #include "run/simulation.h"
 #include "core/data_dir.h"
@@ -130,12 +131,15 @@ json measure(const BenchCase& c, const Scenario& base, std::uint64_t frames) {
         close(fds[0]);
         int code = 0;
         std::string text;
-        try {
-            text = measure_in_child(base, frames, forked).dump();
-        } catch (const std::exception& e) {
-            text = json{{"error", e.what()}}.dump();
-            code = 1;
-        }
+        // On an arena of its own, as a sweep worker simulates (tools/sweep/own_arena.h).
+        sweep::run_on_own_arena([&] {
+            try {
+                text = measure_in_child(base, frames, forked).dump();
+            } catch (const std::exception& e) {
+                text = json{{"error", e.what()}}.dump();
+                code = 1;
+            }
+        });
         for (std::size_t at = 0; at < text.size();) {
             ssize_t n = write(fds[1], text.data() + at, text.size() - at);
             if (n <= 0) break;

@@ -21,6 +21,8 @@
 #include <thread>
 #include <utility>
 
+#include "tools/sweep/own_arena.h"
+
 namespace pcisim::sweep {
 
 namespace {
@@ -165,15 +167,18 @@ std::string last_line(const std::string& text) {
     if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
     dup2(files.log.fd(), STDERR_FILENO);
     int code = 0;
-    try {
-        // The parent reads numbers from the results; a stray byte in a string (a scenario name
-        // that is not UTF-8) must not make the whole point fail.
-        std::string text = job(index).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        code = files.result.write_all(text) ? 0 : 1;
-    } catch (const std::exception& e) {
-        files.result.write_all(e.what());
-        code = kJobThrew;
-    }
+    run_on_own_arena([&] {
+        try {
+            // The parent reads numbers from the results; a stray byte in a string (a scenario
+            // name that is not UTF-8) must not make the whole point fail.
+            std::string text =
+                job(index).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            code = files.result.write_all(text) ? 0 : 1;
+        } catch (const std::exception& e) {
+            files.result.write_all(e.what());
+            code = kJobThrew;
+        }
+    });
     std::fflush(nullptr);
     // _exit: the parent's atexit handlers and static destructors are not the child's to run.
     _exit(code);
