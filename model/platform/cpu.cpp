@@ -189,6 +189,29 @@ void Cpu::sync() {
     resumed();
 }
 
+void Cpu::spin_turn(std::uint64_t lock_addr, LineUse use) {
+    touch(lock_addr, 4, false, use);
+    const Picos before = pending_;
+    charge(costs_.spin_cycles);
+    const Picos relax = pending_ - before;
+    totals_.lock_spin += relax;
+    if (others_quiet_until_) {
+        // Until another CPU's thread runs, nothing takes or lets go of the lock or touches its
+        // line: each turn that ends before then (and before the simulation next reads the
+        // totals) re-reads the line at its own time and finds the lock held.  Only the wait is
+        // one instead of one a turn.
+        const Picos until = std::min(others_quiet_until_(), run_ahead_.horizon());
+        for (Picos turn_end = now_ps() + pending_; turn_end < until;) {
+            const Picos charged = pending_;
+            if (caches_) touch_at(lock_addr, 4, false, turn_end, use);
+            pending_ += relax;
+            totals_.lock_spin += relax;
+            turn_end += pending_ - charged;
+        }
+    }
+    sync();
+}
+
 void Cpu::reset_totals() {
     totals_ = Totals{};
     counted_from_ = now_ps();

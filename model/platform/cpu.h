@@ -131,10 +131,7 @@ public:
     // the caches make of it (a miss costs cpu.cache.miss_ns, a line from another CPU's cache
     // cpu.cache.transfer_ns, platform/cache_coherence.h).  Nothing without a cache model.
     void touch(std::uint64_t addr, std::uint32_t bytes, bool write, LineUse use = LineUse::Other) {
-        if (!caches_) return;
-        const std::uint64_t misses = caches_->counters(cache_cpu_).misses;
-        pending_ += caches_->touch(cache_cpu_, addr, bytes, write, now(), use);
-        totals_.cache_misses += caches_->counters(cache_cpu_).misses - misses;
+        if (caches_) touch_at(addr, bytes, write, now(), use);
     }
     void count_slab_batches(std::uint64_t n) { totals_.slab_batches += n; }
     // One locked instruction (an atomic read-modify-write, a spin lock taken): its cost on an
@@ -146,13 +143,15 @@ public:
     }
     void set_kernel(const KernelConfig& kernel) { smp_kernel_ = kernel.smp; }  // before sc_start
     bool smp_kernel() const { return smp_kernel_; }
-    // One turn of a spin loop on a lock another CPU holds (cpu_relax and a re-read of its line):
-    // the time passes busy and the other CPUs run meanwhile.
-    void spin() {
-        const Picos before = pending_;
-        charge(costs_.spin_cycles);
-        totals_.lock_spin += pending_ - before;
-        sync();
+    // One turn of a spin loop on a lock another CPU holds, whose line is at `lock_addr` and
+    // holds `use`: a re-read of the line and cpu_relax; the time passes busy and the other CPUs
+    // run meanwhile (SpinLock::lock).
+    void spin_turn(std::uint64_t lock_addr, LineUse use);
+    // A shortcut (Simulation::take_shortcuts): the turns that end before any other CPU can next
+    // run find the lock as it is, so they are waited out at once.  `others_quiet_until`: the
+    // kernel time before which no other CPU's thread runs (Cpu::idle_until of each).
+    void fold_spin_turns(std::function<Picos()> others_quiet_until) {
+        others_quiet_until_ = std::move(others_quiet_until);
     }
     // The machine's caches and this CPU's number among them; before sc_start.
     void use_caches(CacheCoherence& caches, unsigned cpu) {
@@ -212,6 +211,11 @@ private:
         if (before_running_) before_running_();
     }
     [[noreturn]] static void no_cpu_running();
+    void touch_at(std::uint64_t addr, std::uint32_t bytes, bool write, Picos at, LineUse use) {
+        const std::uint64_t misses = caches_->counters(cache_cpu_).misses;
+        pending_ += caches_->touch(cache_cpu_, addr, bytes, write, at, use);
+        totals_.cache_misses += caches_->counters(cache_cpu_).misses - misses;
+    }
     void sync();              // wait out the cycles charged so far
     void service_events();    // take a due interrupt or timer tick
     bool interrupt_due() const;
@@ -248,6 +252,7 @@ private:
     enum class Waiting { No, Cycles, Work } waiting_ = Waiting::No;
     Picos idle_timeout_ = 0;
     std::function<void()> before_running_;
+    std::function<Picos()> others_quiet_until_;  // fold_spin_turns
     sc_core::sc_event wake_event_{"wake"}, read_event_{"read"}, stall_check_{"stall_check"};
 };
 

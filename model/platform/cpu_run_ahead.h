@@ -23,6 +23,7 @@ class CpuRunAhead {
 public:
     void allow(bool on) { allowed_ = on; }
     void set_horizon(Picos t) { horizon_ = t; }
+    Picos horizon() const { return horizon_; }
     void set_line_quiet(bool quiet) { line_quiet_ = quiet; }
 
     struct CpuState {

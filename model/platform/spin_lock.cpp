@@ -6,10 +6,7 @@ namespace pcisim {
 
 void SpinLock::lock(Cpu& cpu) {
     if (!cpu.smp_kernel()) return;
-    while (holder_ && holder_ != &cpu) {
-        cpu.touch(addr_, 4, false, use_);
-        cpu.spin();
-    }
+    while (holder_ && holder_ != &cpu) cpu.spin_turn(addr_, use_);
     cpu.touch(addr_, 4, true, use_);
     cpu.locked_instruction();
     holder_ = &cpu;

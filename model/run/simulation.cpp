@@ -523,6 +523,16 @@ void Simulation::take_shortcuts() {
         for (auto& cpu : cpus) cpu->set_before_running([&bus] { bus.settle(); });
     }
     for (auto& card : p.platform->cards()) card->bus.allow_retry_run_ahead(!cached);
+    // A CPU spinning on a lock another CPU holds waits out at once the turns that end before
+    // any other CPU can run (Cpu::fold_spin_turns).
+    if (cpus.size() > 1)
+        for (auto& cpu : cpus)
+            cpu->fold_spin_turns([&cpus, self = cpu.get()] {
+                Picos quiet = kNever;
+                for (const auto& other : cpus)
+                    if (other.get() != self) quiet = std::min(quiet, other->idle_until());
+                return quiet;
+            });
 }
 
 // Simulates `duration` more and brings what is kept lazily up to the new time, so that every
