@@ -137,9 +137,9 @@ TEST_CASE("the same scenario gives byte-identical JSON") {
 
 // The bus runs retry loops and uncontested arbitrations ahead without events of their own, and a
 // CPU spinning on a lock waits out several turns at once (docs/architecture.md); a trace turns
-// every such shortcut off.  Both
-// ways must give the same results to the last bit, on every kind of platform and driver (the
-// baseline test covers the calibration set, but not every figure of a run).
+// every such shortcut off.  Both ways must give the same results to the last bit, on every kind
+// of platform and driver (the baseline test covers the calibration set, but not every figure of
+// a run).
 TEST_CASE("results are the same with and without the bus's run-ahead") {
     const char* bin = std::getenv("PCISIM_BINARY");
     REQUIRE(bin);

@@ -509,13 +509,16 @@ void Simulation::take_shortcuts() {
     // have to wait for the other's steps as well, so theirs keep every retry.
     const bool cached = p.platform->caches() != nullptr;
     for (auto& cpu : cpus) cpu->allow_run_ahead(cpus.size() == 1 && !cached && !tcp);
+    // The kernel time before which no CPU but `except` runs (each waiting out its cycles says
+    // when it goes on next: Cpu::idle_until).
+    auto quiet_until = [&cpus](const Cpu* except) {
+        Picos quiet = kNever;
+        for (const auto& cpu : cpus)
+            if (cpu.get() != except) quiet = std::min(quiet, cpu->idle_until());
+        return quiet;
+    };
     std::function<Picos()> caches_quiet_until;
-    if (cached)
-        caches_quiet_until = [&cpus] {
-            Picos quiet = kNever;
-            for (const auto& cpu : cpus) quiet = std::min(quiet, cpu->idle_until());
-            return quiet;
-        };
+    if (cached) caches_quiet_until = [quiet_until] { return quiet_until(nullptr); };
     const bool one_bus = p.platform->cards().empty();
     p.platform->bus().allow_retry_run_ahead(!cached || one_bus, caches_quiet_until);
     if (cached && one_bus) {
@@ -527,12 +530,7 @@ void Simulation::take_shortcuts() {
     // any other CPU can run (Cpu::fold_spin_turns).
     if (cpus.size() > 1)
         for (auto& cpu : cpus)
-            cpu->fold_spin_turns([&cpus, self = cpu.get()] {
-                Picos quiet = kNever;
-                for (const auto& other : cpus)
-                    if (other.get() != self) quiet = std::min(quiet, other->idle_until());
-                return quiet;
-            });
+            cpu->fold_spin_turns([quiet_until, self = cpu.get()] { return quiet_until(self); });
 }
 
 // Simulates `duration` more and brings what is kept lazily up to the new time, so that every
