@@ -79,6 +79,7 @@ CpuCache::CpuCache(const CpuCacheConfig& config)
             "-byte lines; expected a power-of-two number of sets (kib * 1024 / (ways * line))");
     tags_.assign(std::size_t{sets_} * config.ways, kNoLine);
     ways_used_.assign(sets_, 0);
+    last_found_.assign(sets_, 0);
     lines_.resize(std::size_t{sets_} * config.ways);
 }
 
@@ -90,18 +91,22 @@ CpuCache::State CpuCache::state(std::uint64_t n) const {
 void CpuCache::fill(std::uint64_t n, State state, Picos at) {
     const std::size_t set_index = n & (sets_ - 1), first = set_index * config_.ways;
     Line* set = &lines_[first];
-    Line* victim = &set[0];
-    for (unsigned w = 0; w < config_.ways && victim->state != State::Invalid; ++w)
-        if (set[w].state == State::Invalid || set[w].last_use < victim->last_use) victim = &set[w];
+    // The victim: the first way with the least last_use, which is the first free way (an
+    // invalid way's is 0) or else the least recently used.  Without a branch on each way's
+    // value: which way wins is random, and mispredicted branches cost more than the scan.
+    unsigned way = 0;
+    std::uint64_t least = set[0].last_use;
+    for (unsigned w = 1; w < config_.ways; ++w) {
+        const bool less = set[w].last_use < least;
+        least = less ? set[w].last_use : least;
+        way = less ? w : way;
+    }
+    Line* victim = &set[way];
     // A modified victim is written back on its way out (no timing: the write buffer hides it).
     if (victim->state != State::Invalid && dirty(*victim)) ++counters_.evictions_modified;
-    *victim = Line{};
-    const auto way = static_cast<std::uint16_t>(victim - set);
     tags_[first + way] = n;
     ways_used_[set_index] = std::max<std::uint16_t>(ways_used_[set_index], way + 1);
-    victim->state = state;
-    victim->last_use = ++use_clock_;
-    if (state == State::Modified) victim->modified_since = at;
+    *victim = Line{state, state == State::Modified ? at : kNever, kNever, ++use_clock_};
 }
 
 void CpuCache::share(std::uint64_t n, Picos at) {

@@ -110,15 +110,24 @@ private:
         State state = State::Invalid;
         Picos modified_since = kNever; // CPU time of the write that dirtied it
         Picos modified_until = kNever; // the DMA read (or MESI transfer) that wrote it back
-        std::uint64_t last_use = 0;    // LRU order
+        std::uint64_t last_use = 0;    // LRU order (use_clock_, from 1); 0 while invalid
     };
-    // Inline: every touch and every snooped line looks up its line.
+    // Inline: every touch and every snooped line looks up its line.  The set's last find first
+    // (touches come back to the line they just used); else every way is compared without a
+    // branch on which one matches: that is random, and a mispredicted early exit cost more than
+    // the compares it saved (a CPU-bound Xeon run, fresh skbs: 13 % of its time).
     Line* find(std::uint64_t line_number) {
         const std::size_t set = line_number & (sets_ - 1), first = set * config_.ways;
         const std::uint64_t* tag = &tags_[first];
+        const unsigned hint = last_found_[set];
+        if (tag[hint] == line_number) return &lines_[first + hint];
+        constexpr unsigned kNoWay = ~0u;
+        unsigned way = kNoWay;
         for (unsigned w = 0, used = ways_used_[set]; w < used; ++w)
-            if (tag[w] == line_number) return &lines_[first + w];
-        return nullptr;
+            way = tag[w] == line_number ? w : way;
+        if (way == kNoWay) return nullptr;
+        last_found_[set] = static_cast<std::uint16_t>(way);
+        return &lines_[first + way];
     }
     const Line* find(std::uint64_t line_number) const {
         return const_cast<CpuCache*>(this)->find(line_number);
@@ -142,6 +151,8 @@ private:
     // Per set, the ways a lookup scans: one past the highest way ever filled (a fill takes the
     // first free way, so a set's lines sit at its front and an empty set costs no compare).
     std::vector<std::uint16_t> ways_used_;
+    // Per set, the way find() last found a line in: where it looks first (a hint, not state).
+    mutable std::vector<std::uint16_t> last_found_;
     std::vector<Line> lines_;            // sets_ x ways
     std::uint64_t use_clock_ = 0;
     Counters counters_;
