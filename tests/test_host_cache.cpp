@@ -7,6 +7,7 @@
 #include "platform/cache_coherence.h"
 #include "platform/cpu_cache.h"
 #include "platform/host_bridge.h"
+#include "platform/host_memory.h"
 #include "platform/bridge_face.h"
 #include "platform/pci_bridge.h"
 #include "platform/pci_bus.h"
@@ -46,6 +47,16 @@ struct OneCpuCache {
 };
 
 }  // namespace
+
+TEST_CASE("host memory takes accesses up to its last byte and refuses one past it, saying where") {
+    HostMemory memory(4096);
+    memory.write32(4092, 0x12345678);
+    CHECK(memory.read32(4092) == 0x12345678);
+    CHECK_THROWS_WITH(memory.read32(4094), Catch::Contains("access at 4094 of 4 bytes") &&
+                                               Catch::Contains("4096-byte memory"));
+    CHECK_THROWS_AS(memory.span(4096, 1), std::out_of_range);
+    CHECK_THROWS_AS(memory.write64(~std::uint64_t{0} - 3, 0), std::out_of_range);  // wraps
+}
 
 TEST_CASE("a ring of lines larger than the cache misses on every pass; a smaller one hits") {
     OneCpuCache cache;

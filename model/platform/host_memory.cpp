@@ -12,11 +12,10 @@ HostMemory::HostMemory(std::uint64_t bytes)
     if (!bytes_) throw std::bad_alloc();
 }
 
-void HostMemory::check(std::uint64_t addr, std::uint64_t n) const {
-    if (addr > size_ || n > size_ - addr)
-        throw std::out_of_range("host memory access at " + std::to_string(addr) + " of " +
-                                std::to_string(n) + " bytes is outside the " +
-                                std::to_string(size_) + "-byte memory");
+void HostMemory::outside(std::uint64_t addr, std::uint64_t n) const {
+    throw std::out_of_range("host memory access at " + std::to_string(addr) + " of " +
+                            std::to_string(n) + " bytes is outside the " + std::to_string(size_) +
+                            "-byte memory");
 }
 
 void HostMemory::read(std::uint64_t addr, void* out, std::uint64_t n) const {

@@ -26,7 +26,11 @@ public:
     std::uint8_t* span(std::uint64_t addr, std::uint64_t n);  // checked direct access
 
 private:
-    void check(std::uint64_t addr, std::uint64_t n) const;
+    // Inline: every descriptor and packet access checks its range.
+    void check(std::uint64_t addr, std::uint64_t n) const {
+        if (addr > size_ || n > size_ - addr) outside(addr, n);
+    }
+    [[noreturn, gnu::cold]] void outside(std::uint64_t addr, std::uint64_t n) const;
     struct Free {
         void operator()(std::uint8_t* p) const { std::free(p); }
     };
