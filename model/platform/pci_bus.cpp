@@ -129,7 +129,10 @@ PciBus::Request& PciBus::queue_request(int master, BusCommand command, std::uint
                                        std::uint32_t dword, int requester, Picos arrives,
                                        std::size_t behind) {
     auto& queue = masters_.at(master).queue;
-    Request& r = *queue.emplace(queue.end() - static_cast<std::ptrdiff_t>(behind));
+    // At the back, nearly always: emplace() at end() would first ask whether end() is begin()
+    // (the queue empty), and then take the path for the front.
+    Request& r = behind == 0 ? queue.emplace_back()
+                             : *queue.emplace(queue.end() - static_cast<std::ptrdiff_t>(behind));
     r.command = command;
     r.addr = addr;
     r.bytes = bytes;
