@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -77,6 +78,10 @@ private:
 // Applies "key.path=value" to a JSON document (creating objects on the way); a malformed key
 // path (an empty name, an unclosed or non-numeric index) is a ScenarioError.
 void apply_override(nlohmann::json& doc, const std::string& assignment);
+// The text of a scenario from `in` (a file, standard input), `origin` naming it in messages:
+// more than kMaxScenarioFileBytes is a ScenarioError, and reading stops a chunk past that
+// whatever the source claims (a pipe could be endless).
+std::string read_scenario_text(std::istream& in, const std::string& origin);
 // Parses a scenario's text; malformed JSON, nesting deeper than kMaxJsonDepth and a key given
 // twice in one object are ScenarioErrors naming origin and the line.
 nlohmann::json parse_scenario_text(const std::string& text, const std::string& origin);
