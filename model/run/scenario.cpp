@@ -509,8 +509,8 @@ json read_platform(const std::string& name, const std::string& named_by,
 
 }  // namespace
 
-// In chunks, not a buffer of the whole limit: zero-filling 1 MiB for a file of a few
-// kilobytes was a third of the page faults of a `pcisim run` (two files read).
+// In chunks, not into a buffer of the whole limit: zero-filling 1 MiB for a file of a few
+// kilobytes cost a `pcisim run` (two files read) a fifth of its page faults.
 std::string read_scenario_text(std::istream& in, const std::string& origin) {
     std::string text;
     char chunk[16384];
