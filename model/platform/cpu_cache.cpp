@@ -85,28 +85,30 @@ CpuCache::CpuCache(const CpuCacheConfig& config)
 
 CpuCache::State CpuCache::state(std::uint64_t n) const {
     const Line* l = find(n);
-    return l ? l->state : State::Invalid;
+    return l ? l->state() : State::Invalid;
 }
 
 void CpuCache::fill(std::uint64_t n, State state, Picos at) {
     const std::size_t set_index = n & (sets_ - 1), first = set_index * config_.ways;
     Line* set = &lines_[first];
-    // The victim: the first way with the least last_use, which is the first free way (an
+    // The victim: the first way with the least order, which is the first free way (an
     // invalid way's is 0) or else the least recently used.  Without a branch on each way's
     // value: which way wins is random, and mispredicted branches cost more than the scan.
     unsigned way = 0;
-    std::uint64_t least = set[0].last_use;
+    std::uint64_t least = set[0].order;
     for (unsigned w = 1; w < config_.ways; ++w) {
-        const bool less = set[w].last_use < least;
-        least = less ? set[w].last_use : least;
+        const bool less = set[w].order < least;
+        least = less ? set[w].order : least;
         way = less ? w : way;
     }
     Line* victim = &set[way];
     // A modified victim is written back on its way out (no timing: the write buffer hides it).
-    if (victim->state != State::Invalid && dirty(*victim)) ++counters_.evictions_modified;
+    if (victim->state() != State::Invalid && dirty(*victim)) ++counters_.evictions_modified;
     tags_[first + way] = n;
     ways_used_[set_index] = std::max<std::uint16_t>(ways_used_[set_index], way + 1);
-    *victim = Line{state, state == State::Modified ? at : kNever, kNever, ++use_clock_};
+    *victim = Line{state == State::Modified ? at : kNever, kNever, 0};
+    victim->set_state(state);
+    victim->used(++use_clock_);
 }
 
 void CpuCache::share(std::uint64_t n, Picos at) {
@@ -114,9 +116,9 @@ void CpuCache::share(std::uint64_t n, Picos at) {
     if (!l) return;
     if (dirty(*l) && config_.protocol == CpuCacheConfig::Protocol::Mesi) {
         l->modified_until = at;  // the implicit write-back of the transfer
-        l->state = State::Shared;
+        l->set_state(State::Shared);
     } else {
-        l->state = dirty(*l) ? State::Owned : State::Shared;
+        l->set_state(dirty(*l) ? State::Owned : State::Shared);
     }
 }
 
@@ -136,7 +138,7 @@ void CpuCache::written_back(std::uint64_t addr, std::uint32_t bytes, Picos at) {
         Line* l = find(n);
         if (l && modified(*l, at) && l->modified_until == kNever) {
             l->modified_until = at;
-            l->state = l->state == State::Owned ? State::Shared : State::Exclusive;
+            l->set_state(l->state() == State::Owned ? State::Shared : State::Exclusive);
             ++counters_.snoop_hits;
         }
     }

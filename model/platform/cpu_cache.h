@@ -74,15 +74,15 @@ public:
     State use_if_held(std::uint64_t line_number, bool write, Picos at) {
         Line* l = find(line_number);
         if (!l) return State::Invalid;
-        const State before = l->state;
-        l->last_use = ++use_clock_;
+        const State before = l->state();
+        l->used(++use_clock_);
         if (!write) return before;
         // A write dirties a clean line from now on; a line already modified stays so since then.
         if (!dirty(*l)) {
             l->modified_since = at;
             l->modified_until = kNever;
         }
-        l->state = State::Modified;
+        l->set_state(State::Modified);
         return before;
     }
     // The line comes in (the set's LRU victim goes out) in `state`, dirty since `at` if M.
@@ -105,13 +105,23 @@ private:
     static constexpr Picos kNever = std::numeric_limits<Picos>::max();
     // No line: the tag of an invalid way (line numbers are addresses shifted right, never this).
     static constexpr std::uint64_t kNoLine = std::numeric_limits<std::uint64_t>::max();
-    // A way's state; its line number is in tags_ (the lookup scans only the tags).
+    // A way's state; its line number is in tags_ (the lookup scans only the tags).  24 bytes,
+    // the state packed with the LRU order: the arrays are written whole at construction and
+    // their pages are a sixth of a forked sweep worker's page faults.
     struct Line {
-        State state = State::Invalid;
         Picos modified_since = kNever; // CPU time of the write that dirtied it
         Picos modified_until = kNever; // the DMA read (or MESI transfer) that wrote it back
-        std::uint64_t last_use = 0;    // LRU order (use_clock_, from 1); 0 while invalid
+        // The LRU order (use_clock_, from 1) above the state's low 8 bits: 0 exactly while
+        // invalid, so the least in a set is the first free way, else the least recently used.
+        // (56 bits of order: 7e16 touches, centuries of simulation.)
+        std::uint64_t order = 0;
+        State state() const { return static_cast<State>(order & 0xff); }
+        void set_state(State s) {
+            order = (order & ~std::uint64_t{0xff}) | static_cast<std::uint8_t>(s);
+        }
+        void used(std::uint64_t clock) { order = clock << 8 | (order & 0xff); }
     };
+    static_assert(sizeof(Line) == 24, "a line's state and order share one word");
     // Inline: every touch and every snooped line looks up its line.  The way the set's last
     // lookup found is tried first: touches come back to the line they just used, and the scan
     // it saves exits wherever in the set a line happens to sit, which a branch predictor
