@@ -79,12 +79,14 @@ void SkbPool::use_shared_arrays(bool on) {
 }
 
 Skb SkbPool::allocate(std::uint32_t alloc_bytes, std::uint32_t frame_len, const void* cpu,
-                      unsigned node) {
+                      unsigned node, std::uint32_t* zeroed) {
     grow_node_ = node < regions_.size() ? node : 0;
     // alloc_skb: the sk_buff first, then the data buffer.
     int meta = struct_cache_->allocate(cpu);
     int id = data_cache(buffer_bytes(alloc_bytes, line_)).allocate(cpu);
     slots_[id].users = 1;
+    if (zeroed) *zeroed = slots_[id].zeroed;
+    slots_[id].zeroed = 0;
     struct_of_slot_[id] = meta;
     ++in_use_;
     Skb skb;

@@ -59,8 +59,13 @@ public:
     // alloc_skb(alloc_bytes) holding a frame of `frame_len` bytes, from `cpu`'s slab arrays
     // (any stable key per CPU); a slab the cache grows for it takes pages of `node` (the
     // allocating CPU's).  Throws when the region is exhausted.
+    // `zeroed` (pktgen's): receives how many bytes from the frame's start the buffer's last
+    // owner left zero but for pktgen's stamp (mark_zeroed), 0 when another allocator had it
+    // since; every allocation forgets the mark, as its new owner may write anything there.
     Skb allocate(std::uint32_t alloc_bytes, std::uint32_t frame_len, const void* cpu,
-                 unsigned node = 0);
+                 unsigned node = 0, std::uint32_t* zeroed = nullptr);
+    // pktgen built its frame in `skb`: its first `bytes` are zeros but for the stamp.
+    void mark_zeroed(const Skb& skb, std::uint32_t bytes) { slots_.at(skb.id).zeroed = bytes; }
     void hold(const Skb& skb);                   // one more user (a clone queued again)
     unsigned users(const Skb& skb) const;        // skb->users
     // One user fewer; at zero the buffer and the sk_buff go back to `cpu`'s arrays.  True then.
@@ -81,7 +86,12 @@ public:
     static std::uint32_t shared_info_offset(std::uint32_t alloc_bytes, unsigned line);
 
 private:
-    struct Slot { std::uint64_t head; std::uint32_t size; unsigned users; };
+    struct Slot {
+        std::uint64_t head;
+        std::uint32_t size;
+        unsigned users;
+        std::uint32_t zeroed = 0;  // mark_zeroed's bytes, until the next allocation
+    };
     SlabCache& data_cache(std::uint32_t size);
 
     // Free room per memory node: buffers from the bottom up, sk_buffs from the top down.
