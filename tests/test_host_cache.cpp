@@ -262,7 +262,8 @@ TEST_CASE("a buffer keeps pktgen's zeroed mark until another allocator takes it"
     const int cpu = 0;
     std::uint32_t zeroed = 99;
     Skb a = pool.allocate(160, 60, &cpu, 0, &zeroed);
-    CHECK(zeroed == 0);  // a new buffer: nothing known of it
+    // A new buffer is as host memory starts: zero, from the frame's start to its end.
+    CHECK(zeroed == SkbPool::buffer_bytes(160, 64) - (a.data - a.head));
     pool.mark_zeroed(a, 60);
     pool.release(a, &cpu);
     Skb b = pool.allocate(160, 60, &cpu, 0, &zeroed);

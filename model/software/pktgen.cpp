@@ -85,8 +85,9 @@ Skb Pktgen::fill_packet() {
     cpu().touch(skb.data, std::min<std::uint32_t>(skb.len, kPktgenWrittenBytes), true,
                 LineUse::SkbData);
     std::uint8_t* frame = cpu().memory().span(skb.data, skb.len);
-    // A buffer that held pktgen's frame since its last allocation is zero already but for the
-    // stamp written below: zeroing it again (up to 24 cold lines a frame) would change no byte.
+    // A new buffer, or one that held pktgen's frame since its last allocation, is zero already
+    // but for the stamp written below: zeroing it (up to 24 cold lines a frame, the first
+    // touch of fresh pages) would change no byte.
     if (zeroed < skb.len) std::memset(frame, 0, skb.len);
     std::memcpy(frame + kPktgenMagicOffset, &kPktgenMagic, sizeof kPktgenMagic);
     // The sequence number of the first packet sent from this skb (clones repeat it).

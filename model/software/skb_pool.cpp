@@ -61,7 +61,8 @@ SlabCache& SkbPool::data_cache(std::uint32_t size) {
     if (!c) {
         c = std::make_unique<SlabCache>(size, [this, size] {
             std::uint64_t head = carve(size);
-            slots_.push_back({head, size, 0});
+            // Fresh host memory is zero (HostMemory), and carved pages are no one else's.
+            slots_.push_back({head, size, 0, size - (kHeadroom - kEthHeader)});
             struct_of_slot_.push_back(-1);
             return static_cast<int>(slots_.size() - 1);
         });

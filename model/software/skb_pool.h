@@ -59,9 +59,10 @@ public:
     // alloc_skb(alloc_bytes) holding a frame of `frame_len` bytes, from `cpu`'s slab arrays
     // (any stable key per CPU); a slab the cache grows for it takes pages of `node` (the
     // allocating CPU's).  Throws when the region is exhausted.
-    // `zeroed` (pktgen's): receives how many bytes from the frame's start the buffer's last
-    // owner left zero but for pktgen's stamp (mark_zeroed), 0 when another allocator had it
-    // since; every allocation forgets the mark, as its new owner may write anything there.
+    // `zeroed` (pktgen's): receives how many bytes from the frame's start are zero but for
+    // pktgen's stamp: all of a new buffer's, those its last owner marked (mark_zeroed), 0 when
+    // another allocator had it since; every allocation forgets the mark, as its new owner may
+    // write anything there.
     Skb allocate(std::uint32_t alloc_bytes, std::uint32_t frame_len, const void* cpu,
                  unsigned node = 0, std::uint32_t* zeroed = nullptr);
     // pktgen built its frame in `skb`: its first `bytes` are zeros but for the stamp.
@@ -90,7 +91,7 @@ private:
         std::uint64_t head;
         std::uint32_t size;
         unsigned users;
-        std::uint32_t zeroed = 0;  // mark_zeroed's bytes, until the next allocation
+        std::uint32_t zeroed;  // mark_zeroed's bytes (a new buffer: all) until reallocated
     };
     SlabCache& data_cache(std::uint32_t size);
 
