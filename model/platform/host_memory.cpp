@@ -1,5 +1,7 @@
 #include "platform/host_memory.h"
 
+#include <sys/mman.h>
+
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -7,10 +9,21 @@
 
 namespace pcisim {
 
-HostMemory::HostMemory(std::uint64_t bytes)
-    : bytes_(static_cast<std::uint8_t*>(std::calloc(bytes, 1))), size_(bytes) {
-    if (!bytes_) throw std::bad_alloc();
+namespace {
+
+std::uint8_t* map_zero_pages(std::uint64_t bytes) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return static_cast<std::uint8_t*>(p);
 }
+
+}  // namespace
+
+HostMemory::HostMemory(std::uint64_t bytes)
+    : bytes_(map_zero_pages(bytes), Unmap{bytes}), size_(bytes) {}
+
+void HostMemory::Unmap::operator()(std::uint8_t* p) const { munmap(p, bytes); }
 
 void HostMemory::outside(std::uint64_t addr, std::uint64_t n) const {
     throw std::out_of_range("host memory access at " + std::to_string(addr) + " of " +
