@@ -3,15 +3,10 @@
 #include <algorithm>
 #include <string>
 
+#include "core/ethernet.h"
 #include "core/trace_hooks.h"
 
 namespace pcisim::e1000 {
-
-namespace {
-constexpr std::size_t kMinFrameBytes = 60;  // padded to 64 with the FCS (IEEE 802.3 4.2.3.3)
-constexpr std::size_t kFcsBytes = 4;
-constexpr std::size_t kPreambleBytes = 8;   // preamble + SFD
-}  // namespace
 
 Mac::Mac(std::string name, unsigned port, const E1000Params& params, TxFifo& fifo,
          const FrameObserver& observer)
@@ -33,7 +28,7 @@ void Mac::set_enabled(bool on, Picos now) {
 }
 
 Picos Mac::frame_time(std::size_t len) const {
-    return (std::max(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) * params_.byte_time_ps;
+    return (std::max<std::size_t>(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) * params_.byte_time_ps;
 }
 
 Picos Mac::gap() const { return Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time_ps; }

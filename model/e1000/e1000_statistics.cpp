@@ -156,7 +156,7 @@ StatGroup<C> offload_statistics() {
     return g;
 }
 
-StatGroup<C> nic_statistics() {
+StatGroup<C> counter_statistics() {
     const std::string n = "count";
     StatGroup<C> g;
     g.stat("model", "", "The NIC model (nic.model).", [](const C& c) { return c.nic->params().model; })
@@ -233,7 +233,7 @@ StatGroup<C> nic_statistics() {
 }  // namespace
 
 const StatGroup<NicCounters>& statistics() {
-    static const StatGroup<NicCounters> g = nic_statistics();
+    static const StatGroup<NicCounters> g = counter_statistics();
     return g;
 }
 

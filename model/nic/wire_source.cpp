@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/ethernet.h"
 #include "core/sim_time.h"
 #include "core/trace_hooks.h"
 #include "config/scenario_view.h"
@@ -12,9 +13,8 @@
 namespace pcisim {
 
 namespace {
-// Preamble/SFD 8 + FCS 4 + minimum inter-frame gap 12 (IEEE 802.3): 24 byte times per frame.
-constexpr unsigned kWireOverheadBytes = 24;
-constexpr unsigned kMinFrameBytes = 60;
+// Byte times a frame takes on the wire beyond its own bytes: 24.
+constexpr unsigned kWireOverheadBytes = kPreambleBytes + kFcsBytes + kMinIfgBytes;
 }  // namespace
 
 std::vector<ParamSpec> wire_source_params() {

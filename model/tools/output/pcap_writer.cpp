@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/ethernet.h"
 #include "tools/output/output_file.h"
 
 namespace pcisim::output {
@@ -15,7 +16,6 @@ constexpr std::uint16_t kEndOfOptions = 0, kShbUserAppl = 4, kIfName = 2, kIfSpe
                         kIfTsresol = 9, kEpbFlags = 2;
 constexpr std::uint16_t kLinktypeEthernet = 1;
 constexpr std::uint32_t kInbound = 1, kOutbound = 2;  // epb_flags bits 0-1: direction
-constexpr unsigned kMinFrameBytes = 60;  // shorter frames leave with padding (no FCS here)
 
 // One block in little-endian byte order (the byte-order magic tells readers which).
 class Block {
@@ -60,6 +60,7 @@ void PcapCapture::add(const WireFrame& f) {
     if (it == interfaces_.end()) it = interfaces_.insert(it, f.interface);
     Frame frame{static_cast<unsigned>(it - interfaces_.begin()), f.received, f.start,
                 std::vector<std::uint8_t>(f.data, f.data + f.len)};
+    // A frame shorter than the minimum leaves with padding (the capture has no FCS).
     if (frame.data.size() < kMinFrameBytes) frame.data.resize(kMinFrameBytes, 0);
     frames_.push_back(std::move(frame));
 }
