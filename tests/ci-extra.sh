@@ -37,9 +37,9 @@ export ASAN_OPTIONS=detect_stack_use_after_return=0:abort_on_error=1:strict_stri
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # -O1 and line tables only: the sanitizer build compiles about 16 % faster than at -O2 -g and
-# its reports still name file and line; the tests run a little slower.  A unity build (sixteen
+# its reports still name file and line; the tests run a little slower.  A unity build (32
 # sources a compilation) parses the heavy headers (SystemC, nlohmann/json, Catch2) and
-# instantiates their templates once per sixteen files.
+# instantiates their templates once per 32 files.
 # Ninja, as the README's build: a target's files compile while the libraries it links still do.
 generator=(-G Ninja)
 [ -f "$build/CMakeCache.txt" ] && generator=()  # a build directory keeps its generator
