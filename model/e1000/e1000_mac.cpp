@@ -28,7 +28,8 @@ void Mac::set_enabled(bool on, Picos now) {
 }
 
 Picos Mac::frame_time(std::size_t len) const {
-    return (std::max<std::size_t>(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) * params_.byte_time_ps;
+    return (std::max<std::size_t>(len, kMinFrameBytes) + kFcsBytes + kPreambleBytes) *
+           params_.byte_time_ps;
 }
 
 Picos Mac::gap() const { return Picos(ipgt_ + params_.ipg_extra_bytes) * params_.byte_time_ps; }

@@ -12,11 +12,6 @@
 
 namespace pcisim {
 
-namespace {
-// Byte times a frame takes on the wire beyond its own bytes: 24.
-constexpr unsigned kWireOverheadBytes = kPreambleBytes + kFcsBytes + kMinIfgBytes;
-}  // namespace
-
 std::vector<ParamSpec> wire_source_params() {
     return {
         boolean("wire_source.enabled", false,
@@ -52,7 +47,7 @@ void check_wire_source(const nlohmann::json& doc, std::vector<std::string>& prob
     if (!w["enabled"].get<bool>()) return;
     const auto size = w["size"].get<unsigned>();
     const double mbps = doc["nic"]["link_mbps"].get<double>();
-    const double line = mbps * 1e6 / 8 / (std::max(size, kMinFrameBytes) + kWireOverheadBytes);
+    const double line = mbps * 1e6 / 8 / wire_byte_times(size);
     const double rate = w["rate_pps"].get<double>();
     if (rate > line * (1 + 1e-9))
         problems.push_back("wire_source.rate_pps: " + w["rate_pps"].dump() + " is above the line "
@@ -120,7 +115,7 @@ WireSourceConfig WireSourceConfig::from(const ScenarioView& s) {
 WireSource::WireSource(sc_core::sc_module_name name, const WireSourceConfig& config, Nic& nic,
                        unsigned port, Picos byte_time)
     : sc_module(name), config_(config), nic_(nic), port_(port),
-      min_interval_(Picos(std::max(config.size, kMinFrameBytes) + kWireOverheadBytes) * byte_time),
+      min_interval_(Picos(wire_byte_times(config.size)) * byte_time),
       burst_(std::max(1u, config.burst_frames)) {
     // The burst period at the average rate, never shorter than the burst at the line rate.
     Picos at_rate = config.rate_pps > 0
@@ -155,7 +150,7 @@ void WireSource::send() {
             std::memcpy(&frame_[kFrameSeqOffset], &seq, sizeof seq);
         // Now its FCS has arrived: its preamble (8), the frame and the FCS (4) took the time before.
         const Picos byte_time = min_interval_ / (wire_bytes + kWireOverheadBytes);
-        on_frame_(frame_.data(), wire_bytes, now - byte_time * (wire_bytes + 12));
+        on_frame_(frame_.data(), wire_bytes, now - byte_time * (kPreambleBytes + wire_bytes + kFcsBytes));
     }
     ++sent_;
     if (config_.count && sent_ >= config_.count) return;

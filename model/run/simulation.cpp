@@ -7,6 +7,7 @@
 
 #include <systemc>
 
+#include "core/ethernet.h"
 #include "core/invariants.h"
 #include "core/sim_time.h"
 #include "run/measurement.h"
@@ -153,7 +154,7 @@ Picos one_packet_ps(const PlatformConfig& platform) {
     for (const NicPlacement& n : platform.topology.nics)
         byte_time = std::max(byte_time, n.spec->byte_time_ps());
     std::uint64_t lines = platform.pktgen.size / host.cache_line_bytes + 2;
-    Picos wire = Picos(std::max<std::uint32_t>(platform.pktgen.size, 60) + 24) * byte_time;
+    Picos wire = Picos(wire_byte_times(platform.pktgen.size)) * byte_time;
     return path + card + lines * host.line_transfer_ps + wire;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/ethernet.h"
 #include "e1000/e1000_family.h"
 #include "software/e1000_driver.h"
 #include "software/e1000_rx_driver.h"
@@ -43,7 +44,7 @@ std::unique_ptr<RxDriver> make_rx(TxDriver& tx, const RxDriverOptions& options, 
 void check_receive_buffer(const NicTraffic& t, const e1000::E1000Params& p,
                           std::vector<std::string>& problems) {
     if (!t.receives) return;
-    const std::uint64_t frame = std::max<std::uint64_t>(t.wire_size, 60) + 4;  // with its CRC
+    const std::uint64_t frame = std::max<std::uint64_t>(t.wire_size, kMinFrameBytes) + kFcsBytes;
     const std::uint64_t fifo = std::uint64_t(p.pba_rx_kb) * 1024;
     if (fifo < frame)
         problems.push_back(t.key("pba_rx_kb") + ": " + std::to_string(p.pba_rx_kb) +

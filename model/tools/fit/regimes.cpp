@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/ethernet.h"
+
 namespace pcisim::fit {
 
 namespace {
@@ -15,7 +17,7 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-double wire_limit_pps(double size) { return 125e6 / (size + 24); }
+double wire_limit_pps(double size) { return kGigabitBytesPerSecond / (size + kWireOverheadBytes); }
 
 Regimes split_regimes(const std::vector<Sample>& samples, const std::vector<double>& wire_pps) {
     Regimes r;

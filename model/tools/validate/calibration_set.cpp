@@ -11,6 +11,7 @@
 #include "platform/pci_bus.h"
 #include "run/scenario.h"
 #include "core/data_dir.h"
+#include "core/ethernet.h"
 
 namespace pcisim::validate {
 
@@ -25,7 +26,9 @@ json read_json(const fs::path& p) {
     return json::parse(in);
 }
 
-double wire_pps(double size) { return 125e6 / (std::max(size, 60.0) + 24); }
+double wire_pps(double size) {
+    return kGigabitBytesPerSecond / (std::max(size, double{kMinFrameBytes}) + kWireOverheadBytes);
+}
 
 std::string scenario_file(const std::string& name) {
     return data_path("scenarios/" + name + ".json").string();
