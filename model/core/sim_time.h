@@ -30,10 +30,10 @@ extern Picos kernel_ticks_per_ps;
 }  // namespace detail
 
 // The kernel's time without sc_time_stamp()'s call into the library: the model asks several
-// times per simulated packet.  A process has one simulation context (SystemC 2.3).
+// times per simulated packet.  The current context: a process may run several simulations,
+// each in a context of its own (run/kernel_context.h).
 inline Picos now_ps() {
-    static sc_core::sc_simcontext* const context = sc_core::sc_get_curr_simcontext();
-    const Picos ticks = context->time_stamp().value();
+    const Picos ticks = sc_core::sc_get_curr_simcontext()->time_stamp().value();
     if (__builtin_expect(detail::kernel_ticks_per_ps != 1, 0)) return detail::picoseconds_of_ticks(ticks);
     return ticks;
 }

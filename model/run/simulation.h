@@ -1,7 +1,8 @@
 // Runs the platform a scenario describes (run/platform.h builds it) to a steady state and
 // measures it: warm-up until the rings have filled, then batches until the rate is stable, the
 // watchdog and the conservation checks throughout; run/results.h reports what was measured.
-// SystemC elaborates once per process: one Simulation per process.
+// Simulations may follow one another in a process, each in a SystemC context of its own
+// (run/kernel_context.h); one at a time.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/pci_types.h"
+#include "run/kernel_context.h"
 #include "run/results.h"
 #include "run/scenario.h"
 
@@ -84,6 +86,7 @@ private:
     // Fewer frames than this in a port's window measure no rate worth printing.
     static constexpr std::uint64_t kMinWindowFrames = 10;
 
+    KernelContext kernel_;  // first: its SystemC context outlives every module of the run
     const Scenario& scenario_;
     RunConfig config_;
     std::unique_ptr<Parts> parts_;
