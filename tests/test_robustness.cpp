@@ -99,6 +99,35 @@ TEST_CASE("a sweep with a crashing point writes every other point", "[robust][sw
     CHECK(t.rows[0].metrics.at("tx_pps") == t.rows[2].metrics.at("tx_pps"));
 }
 
+TEST_CASE("one sweep worker's crashed or refused point leaves the points after it as they were",
+          "[robust][sweep]") {
+    // With -j 1 one worker runs the points in turn; the one after a failure is a new worker's.
+    TempDir dir;
+    std::string crashed = dir / "crashed.csv", refused = dir / "refused.csv";
+    CommandOutcome o = run_pcisim("sweep " + scenario_path("phi-32-66-82541") +
+                                  " --vary testing.crash_at_us=0,50,0 -j 1 -o " + crashed);
+    CHECK(o.exit_code == 1);
+    sweep::SweepTable t = sweep::read_table(crashed);
+    REQUIRE(t.rows.size() == 3);
+    CHECK(t.rows[0].ok);
+    CHECK_FALSE(t.rows[1].ok);
+    CHECK(t.rows[2].ok);
+    INFO(t.rows[1].error);
+    CHECK(contains(t.rows[1].error, "killed by signal 6"));
+    CHECK(contains(t.rows[1].error, "testing.crash_at_us: aborting at 50 us"));
+    CHECK(t.rows[0].metrics.at("tx_pps") == t.rows[2].metrics.at("tx_pps"));
+
+    o = run_pcisim("sweep " + scenario_path("phi-32-66-82541") +
+                   " --vary packet.size=60,100000,60 -j 1 -o " + refused);
+    CHECK(o.exit_code == 1);
+    sweep::SweepTable r = sweep::read_table(refused);
+    REQUIRE(r.rows.size() == 3);
+    CHECK_FALSE(r.rows[1].ok);
+    CHECK(contains(r.rows[1].error, "packet.size: 100000 is out of range"));
+    CHECK(r.rows[2].ok);
+    CHECK(r.rows[2].metrics.at("tx_pps") == t.rows[0].metrics.at("tx_pps"));
+}
+
 TEST_CASE("an interrupted sweep leaves a valid partial output that --resume completes",
           "[robust][sweep]") {
     TempDir dir;

@@ -1,25 +1,29 @@
 #include "tools/sweep/worker_pool.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "tools/sweep/own_arena.h"
 
@@ -65,33 +69,6 @@ private:
     struct sigaction old_[kStopSignalCount] {};
 };
 
-// SIGCHLD blocked for its lifetime, so that the pool can sleep until a worker ends
-// (wait_for_worker) instead of polling: a sweep point takes only a few milliseconds, and a
-// polling interval would be a large share of it.
-class ChildSignal {
-public:
-    ChildSignal() {
-        sigemptyset(&chld_);
-        sigaddset(&chld_, SIGCHLD);
-        sigprocmask(SIG_BLOCK, &chld_, &old_);
-    }
-    ~ChildSignal() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
-    ChildSignal(const ChildSignal&) = delete;
-    ChildSignal& operator=(const ChildSignal&) = delete;
-
-    // Returns when a worker has ended (SIGCHLD pending, even from before the call), a stop
-    // signal arrived (EINTR), or after 50 ms, so that per-job time limits are still checked.
-    void wait_for_worker() const {
-        timespec limit{0, 50'000'000};
-        sigtimedwait(&chld_, nullptr, &limit);
-    }
-    // Workers start with the signal mask the parent had before the pool.
-    void restore_in_child() const { sigprocmask(SIG_SETMASK, &old_, nullptr); }
-
-private:
-    sigset_t chld_, old_;
-};
-
 // An anonymous file in memory (memfd_create) that a worker writes and the parent reads once it
 // has ended.  Files in a scratch directory cost more than the worker's fork: creating an ext4
 // inode per job took a third of a sweep of short points.
@@ -119,6 +96,10 @@ public:
         }
         return true;
     }
+    // Empty again, for the worker's next job.
+    void clear() const {
+        if (ftruncate(fd_, 0) == 0) lseek(fd_, 0, SEEK_SET);
+    }
     std::string text() const {
         std::string out;
         char buf[65536];
@@ -134,15 +115,52 @@ private:
     int fd_;
 };
 
-// What a running worker writes: its results (or why it failed) and its stderr.
+// What a worker writes for its current job: its results (or why it failed) and its stderr.
 struct WorkerFiles {
     MemoryFile result{"pcisim-result"}, log{"pcisim-log"};
 };
 
-struct Running {
-    std::size_t job;
-    Clock::time_point started;
+// What a worker tells the parent when a job has ended: which, and the exit code it would have
+// had as a process of its own (0, or kJobThrew, or 1 when the results could not be written).
+struct JobEnded {
+    std::uint64_t job;
+    std::int64_t code;
+};
+
+// send, not write: a peer that has gone makes it fail with EPIPE instead of raising SIGPIPE,
+// which the parent takes for a stop signal (the reader of its report went away).
+bool send_exactly(int fd, const void* data, std::size_t size) {
+    const char* p = static_cast<const char*>(data);
+    for (std::size_t at = 0; at < size;) {
+        ssize_t n = send(fd, p + at, size - at, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        at += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+// False at the end of the file (the other side closed) or on an error.
+bool read_exactly(int fd, void* data, std::size_t size) {
+    char* p = static_cast<char*>(data);
+    for (std::size_t at = 0; at < size;) {
+        ssize_t n = read(fd, p + at, size - at);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        at += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+// A worker process, the parent's end of the socket between them (job numbers go to the worker,
+// a JobEnded per job comes back; the end of the stream when the worker died) and its files.
+struct Worker {
+    pid_t pid = -1;
+    int channel = -1;
     std::unique_ptr<WorkerFiles> files;
+    bool busy = false;
+    std::size_t job = 0;
+    Clock::time_point started;
     bool timed_out = false;
 };
 
@@ -166,32 +184,49 @@ void sort_freed_chunks() {
     std::free(std::malloc(kLargerThanSmallBins));
 }
 
-[[noreturn]] void child_main(const Job& job, std::size_t index, const WorkerFiles& files,
-                             const ChildSignal& chld, pid_t parent) {
+// Runs one job; the exit code a process of its own would have had.
+int run_one(const Job& job, std::size_t index, const WorkerFiles& files) {
+    files.result.clear();
+    files.log.clear();
+    try {
+        // The parent reads numbers from the results; a stray byte in a string (a scenario
+        // name that is not UTF-8) must not make the whole point fail.
+        std::string text =
+            job(index).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        return files.result.write_all(text) ? 0 : 1;
+    } catch (const std::exception& e) {
+        files.result.write_all(e.what());
+        return kJobThrew;
+    }
+}
+
+// The worker: runs the jobs the parent sends until the parent closes the socket or a job fails
+// (a failed job may leave its simulation half built; a new worker takes the next job).
+// `others` are the descriptors of the other workers' sockets and files, inherited with the fork:
+// held open here, a socket would keep the parent from seeing that its worker died.
+[[noreturn]] void worker_main(const Job& job, int channel, const WorkerFiles& files,
+                              const std::vector<int>& others, pid_t parent) {
     // The parent decides what an interruption means; a worker just ends.
     for (int sig : kStopSignals) signal(sig, SIG_DFL);
     // A worker dies with the parent, whatever kills it (SIGKILL cannot be caught to clean up):
     // an orphan would use a CPU for a result nobody reads, beside the resumed sweep's workers.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(1);  // the parent died before the line above
-    chld.restore_in_child();
+    for (int fd : others) close(fd);
     int devnull = open("/dev/null", O_WRONLY);
     if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
     dup2(files.log.fd(), STDERR_FILENO);
     int code = 0;
     run_on_own_arena([&] {
-        try {
-            // The parent reads numbers from the results; a stray byte in a string (a scenario
-            // name that is not UTF-8) must not make the whole point fail.
-            std::string text =
-                job(index).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-            code = files.result.write_all(text) ? 0 : 1;
-        } catch (const std::exception& e) {
-            files.result.write_all(e.what());
-            code = kJobThrew;
+        for (std::uint64_t index; read_exactly(channel, &index, sizeof index);) {
+            code = run_one(job, static_cast<std::size_t>(index), files);
+            std::cout.flush();
+            std::fflush(nullptr);
+            const JobEnded message{index, code};
+            if (!send_exactly(channel, &message, sizeof message)) code = 1;
+            if (code != 0) return;
         }
     });
-    std::fflush(nullptr);
     // _exit: the parent's atexit handlers and static destructors are not the child's to run.
     _exit(code);
 }
@@ -203,33 +238,89 @@ JobOutcome interrupted() {
     return o;
 }
 
-JobOutcome outcome_of(int status, const Running& r, double timeout_s) {
+std::string with_log(std::string why, const Worker& w) {
+    std::string hint = last_line(w.files->log.text());
+    return hint.empty() ? why : why + ": " + hint;
+}
+
+// The outcome of a job that its worker reported ended with `code`.
+JobOutcome outcome_of_code(int code, const Worker& w) {
     JobOutcome o;
-    std::string log_hint = last_line(r.files->log.text());
-    auto with_log = [&](std::string why) {
-        return log_hint.empty() ? why : why + ": " + log_hint;
-    };
-    if (r.timed_out) {
-        std::ostringstream why;
-        why << "time limit of " << timeout_s << " s exceeded";
-        o.error = why.str();
-    } else if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        o.error = with_log("worker killed by signal " + std::to_string(sig) + " (" +
-                           strsignal(sig) + ")");
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == kJobThrew) {
-        o.error = r.files->result.text();
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    if (code == kJobThrew) {
+        o.error = w.files->result.text();
+    } else if (code == 0) {
         try {
-            o.result = nlohmann::json::parse(r.files->result.text());
+            o.result = nlohmann::json::parse(w.files->result.text());
             o.ok = true;
         } catch (const nlohmann::json::exception& e) {
             o.error = std::string("worker wrote unreadable results: ") + e.what();
         }
     } else {
-        o.error = with_log("worker exited with code " + std::to_string(WEXITSTATUS(status)));
+        o.error = with_log("worker exited with code " + std::to_string(code), w);
     }
     return o;
+}
+
+// The outcome of a job whose worker ended (waitpid's status) before it reported the job.
+JobOutcome outcome_of_death(int status, const Worker& w, double timeout_s) {
+    JobOutcome o;
+    if (w.timed_out) {
+        std::ostringstream why;
+        why << "time limit of " << timeout_s << " s exceeded";
+        o.error = why.str();
+    } else if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        o.error = with_log(
+            "worker killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")", w);
+    } else {
+        o = outcome_of_code(WEXITSTATUS(status), w);
+    }
+    return o;
+}
+
+// Forks a worker into `w`; false, with `error` saying why, when it could not.
+bool start_worker(Worker& w, const std::vector<Worker>& all, const Job& job, pid_t parent,
+                  std::string& error) {
+    try {
+        w.files = std::make_unique<WorkerFiles>();
+    } catch (const std::runtime_error& e) {
+        error = e.what();
+        return false;
+    }
+    int ends[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+        error = std::string("cannot create a socket for a worker: ") + std::strerror(errno);
+        w.files.reset();
+        return false;
+    }
+    std::vector<int> others{ends[0]};
+    for (const Worker& o : all)
+        if (o.pid > 0)
+            others.insert(others.end(), {o.channel, o.files->result.fd(), o.files->log.fd()});
+    std::cout.flush();  // or the child would write the parent's buffered output again
+    std::cerr.flush();
+    std::fflush(nullptr);
+    sort_freed_chunks();
+    pid_t pid = fork();
+    if (pid == 0) worker_main(job, ends[1], *w.files, others, parent);
+    close(ends[1]);
+    if (pid < 0) {
+        error = std::string("fork failed: ") + std::strerror(errno);
+        close(ends[0]);
+        w.files.reset();
+        return false;
+    }
+    w.pid = pid;
+    w.channel = ends[0];
+    return true;
+}
+
+// Closes the parent's end of a worker's socket (an idle worker then ends) and waits for it.
+void retire(Worker& w, bool kill_it) {
+    if (kill_it) kill(w.pid, SIGKILL);
+    close(w.channel);
+    waitpid(w.pid, nullptr, 0);
+    w = Worker{};
 }
 
 }  // namespace
@@ -247,69 +338,97 @@ int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
              const OnDone& on_done) {
     StopSignals signals;
     const pid_t parent = getpid();
-    ChildSignal chld;
-    std::map<pid_t, Running> running;
-    std::size_t next = 0;
-    const std::size_t parallel = options.parallel ? options.parallel : 1;
+    std::vector<Worker> workers(std::min(count, options.parallel ? options.parallel : 1));
+    std::size_t next = 0, running = 0;
     bool stop_requested = false;
-    while (next < count || !running.empty()) {
+    auto report = [&](std::size_t j, JobOutcome o) {
+        // A worker that the interrupt killed did not fail by itself.
+        if (!o.ok && g_stop) o = interrupted();
+        on_done(j, o);
+        if (options.stop_requested && options.stop_requested()) stop_requested = true;
+    };
+    while (next < count || running > 0) {
         if (g_stop || stop_requested) break;
-        while (next < count && running.size() < parallel) {
-            std::size_t j = next++;
-            std::unique_ptr<WorkerFiles> files;
-            try {
-                files = std::make_unique<WorkerFiles>();
-            } catch (const std::runtime_error& e) {
-                on_done(j, {false, {}, e.what()});
-                continue;
+        for (Worker& w : workers) {
+            while (!w.busy && next < count) {
+                const std::size_t j = next++;
+                std::string error;
+                if (w.pid < 0 && !start_worker(w, workers, job, parent, error)) {
+                    on_done(j, {false, {}, error});
+                    continue;
+                }
+                // When the send fails the worker has died while idle: the poll below finds it
+                // dead, and the job fails as if it had died running it.
+                const std::uint64_t index = j;
+                send_exactly(w.channel, &index, sizeof index);
+                w.busy = true;
+                w.job = j;
+                w.started = Clock::now();
+                w.timed_out = false;
+                ++running;
             }
-            std::cout.flush();  // or the child would write the parent's buffered output again
-            std::cerr.flush();
-            std::fflush(nullptr);
-            sort_freed_chunks();
-            pid_t pid = fork();
-            if (pid == 0) child_main(job, j, *files, chld, parent);
-            if (pid < 0)
-                on_done(j, {false, {}, std::string("fork failed: ") + std::strerror(errno)});
-            else
-                running[pid] = {j, Clock::now(), std::move(files)};
         }
-        bool reaped = false;
-        for (auto it = running.begin(); it != running.end();) {
-            int status = 0;
-            pid_t done = waitpid(it->first, &status, WNOHANG);
-            if (done == it->first) {
-                JobOutcome o = outcome_of(status, it->second, options.timeout_s);
-                // A worker that the interrupt killed did not fail by itself.
-                if (!o.ok && g_stop) o = interrupted();
-                on_done(it->second.job, o);
-                it = running.erase(it);
-                reaped = true;
-                if (options.stop_requested && options.stop_requested()) stop_requested = true;
-                continue;
+        // Sleep until a worker reports or dies, a stop signal arrives (EINTR), or 50 ms have
+        // passed, so that per-job time limits are still checked.
+        std::vector<pollfd> watched;
+        std::vector<Worker*> watched_worker;
+        for (Worker& w : workers)
+            if (w.busy) {
+                watched.push_back({w.channel, POLLIN, 0});
+                watched_worker.push_back(&w);
             }
-            double age = std::chrono::duration<double>(Clock::now() - it->second.started).count();
-            if (options.timeout_s > 0 && age > options.timeout_s && !it->second.timed_out) {
-                kill(it->first, SIGKILL);
-                it->second.timed_out = true;
+        if (watched.empty()) continue;
+        if (poll(watched.data(), watched.size(), 50) > 0) {
+            for (std::size_t k = 0; k < watched.size(); ++k) {
+                if (!watched[k].revents) continue;
+                Worker& w = *watched_worker[k];
+                const std::size_t j = w.job;
+                w.busy = false;
+                --running;
+                JobEnded message{};
+                if (read_exactly(w.channel, &message, sizeof message)) {
+                    JobOutcome o = outcome_of_code(static_cast<int>(message.code), w);
+                    // It ends after a failed job; one killed for its time limit just after it
+                    // reported is gone too.
+                    if (message.code != 0 || w.timed_out) retire(w, false);
+                    report(j, o);
+                } else {
+                    int status = 0;
+                    waitpid(w.pid, &status, 0);
+                    JobOutcome o = outcome_of_death(status, w, options.timeout_s);
+                    close(w.channel);
+                    w = Worker{};
+                    report(j, o);
+                }
             }
-            ++it;
         }
-        if (!reaped) chld.wait_for_worker();
+        for (Worker& w : workers) {
+            if (!w.busy || options.timeout_s <= 0 || w.timed_out) continue;
+            double age = std::chrono::duration<double>(Clock::now() - w.started).count();
+            if (age > options.timeout_s) {
+                kill(w.pid, SIGKILL);
+                w.timed_out = true;
+            }
+        }
     }
     const int stopped_by = g_stop;
-    for (const auto& [pid, r] : running) {
-        int status = 0;
-        JobOutcome o = interrupted();
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            // Finished before the interrupt: its results are good.
-            JobOutcome finished = outcome_of(status, r, options.timeout_s);
-            if (finished.ok) o = finished;
-        } else {
-            kill(pid, SIGKILL);
-            waitpid(pid, nullptr, 0);
+    for (Worker& w : workers) {
+        if (w.pid < 0) continue;
+        if (!w.busy) {
+            retire(w, false);
+            continue;
         }
-        on_done(r.job, o);
+        // Finished before the interrupt: its results are good.
+        JobOutcome o = interrupted();
+        pollfd ready{w.channel, POLLIN, 0};
+        JobEnded message{};
+        if (poll(&ready, 1, 0) > 0 && read_exactly(w.channel, &message, sizeof message)) {
+            JobOutcome finished = outcome_of_code(static_cast<int>(message.code), w);
+            if (finished.ok) o = finished;
+        }
+        const std::size_t j = w.job;
+        retire(w, true);
+        on_done(j, o);
     }
     for (; next < count; ++next) on_done(next, interrupted());
     return stopped_by;

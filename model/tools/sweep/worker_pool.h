@@ -1,6 +1,8 @@
-// Runs jobs in forked worker processes, at most N at a time.  SystemC elaborates once per
-// process, so every simulation needs a fresh process; a crash, a signal or a hang in one job
-// becomes that job's failure instead of the sweep's.
+// Runs jobs in forked worker processes, at most N at a time.  A worker runs one job after
+// another (each simulation elaborates in a SystemC context of its own: run/kernel_context.h),
+// which spares each job a fork and the first touches of fresh pages; a crash, a signal or a hang
+// in one job becomes that job's failure instead of the sweep's, and a worker whose job failed is
+// replaced by a new one.
 #pragma once
 
 #include <cstddef>
@@ -34,13 +36,14 @@ struct PoolOptions {
 // The error of the jobs that SIGINT or SIGTERM stopped or kept from starting.
 constexpr const char* kInterrupted = "interrupted";
 
-// Runs job(0) .. job(count-1), each in a child process, and calls on_done in the parent as each
-// finishes (in completion order).  The child's stdout and stderr are kept away from the
-// terminal; the last stderr line explains a crash.  SIGINT, SIGTERM, SIGHUP or SIGQUIT stops it
-// cleanly, and so does SIGPIPE (the reader of a piped report went away): the running workers are
-// killed, and every job not finished is reported failed with kInterrupted (on_done is still
-// called once per job).  Workers die with the parent, even when
-// it is killed with SIGKILL.  Returns 0 when every job ran, else the signal that stopped it.
+// Runs job(0) .. job(count-1) in child processes, and calls on_done in the parent as each
+// finishes (in completion order).  A job must not depend on what on_done changes: its worker may
+// have been forked before.  The workers' stdout and stderr are kept away from the terminal; the
+// last line a job wrote to stderr explains its crash.  SIGINT, SIGTERM, SIGHUP or SIGQUIT stops
+// it cleanly, and so does SIGPIPE (the reader of a piped report went away): the running workers
+// are killed, and every job not finished is reported failed with kInterrupted (on_done is still
+// called once per job).  Workers die with the parent, even when it is killed with SIGKILL.
+// Returns 0 when every job ran, else the signal that stopped it.
 int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
               const OnDone& on_done);
 
