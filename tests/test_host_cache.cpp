@@ -2,6 +2,7 @@
 // bridge's snoop of the CPU caches for DMA reads (coherent DMA).
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -59,6 +60,34 @@ TEST_CASE("host memory takes accesses up to its last byte and refuses one past i
                                                Catch::Contains("4096-byte memory"));
     CHECK_THROWS_AS(memory.span(4096, 1), std::out_of_range);
     CHECK_THROWS_AS(memory.write64(~std::uint64_t{0} - 3, 0), std::out_of_range);  // wraps
+}
+
+TEST_CASE("a host memory that follows another of its size starts all zero whatever that one wrote") {
+    // A sweep's worker runs simulation after simulation: the next one's memory is the last
+    // one's mapping, with the pages it wrote set to zero again.
+    constexpr std::uint64_t kBytes = 1 << 20;
+    const std::vector<std::uint8_t> zeros(kBytes, 0);
+    std::vector<std::uint8_t> seen(kBytes);
+    const std::uint8_t* first_bytes = nullptr;
+    {
+        HostMemory first(kBytes);
+        first.write32(0, 0xffffffff);
+        const std::vector<std::uint8_t> ones(6000, 0xff);
+        first.write(4000, ones.data(), ones.size());  // across a page boundary
+        std::memset(first.span(kBytes - 100, 100), 0xff, 100);  // the last page
+        first_bytes = first.span(0, 1);
+    }
+    {
+        HostMemory next(kBytes);
+        CHECK(next.span(0, 1) == first_bytes);  // the same mapping, kept
+        next.read(0, seen.data(), kBytes);
+        CHECK(seen == zeros);
+        // Most of it written, as a TLM initiator's direct access to all of it: not kept.
+        std::memset(next.span(0, kBytes), 0xff, kBytes);
+    }
+    HostMemory after(kBytes);
+    after.read(0, seen.data(), kBytes);
+    CHECK(seen == zeros);
 }
 
 TEST_CASE("a ring of lines larger than the cache misses on every pass; a smaller one hits") {

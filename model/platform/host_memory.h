@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/dma_memory.h"
 
@@ -14,6 +15,9 @@ namespace pcisim {
 class HostMemory final : public DmaMemory {
 public:
     explicit HostMemory(std::uint64_t bytes);
+    ~HostMemory();
+    HostMemory(const HostMemory&) = delete;
+    HostMemory& operator=(const HostMemory&) = delete;
 
     std::uint64_t size() const { return size_; }
     void read(std::uint64_t addr, void* out, std::uint64_t n) const override;
@@ -29,6 +33,14 @@ private:
     void check(std::uint64_t addr, std::uint64_t n) const {
         if (addr > size_ || n > size_ - addr) outside(addr, n);
     }
+    // Inline: every write and every direct access marks the pages it may change.
+    void mark_written(std::uint64_t addr, std::uint64_t n) {
+        if (n == 0) return;
+        for (std::uint64_t page = addr >> kPageShift, last = (addr + n - 1) >> kPageShift;
+             page <= last; ++page)
+            written_[page >> 6] |= std::uint64_t{1} << (page & 63);
+    }
+    static constexpr unsigned kPageShift = 12;
     [[noreturn, gnu::cold]] void outside(std::uint64_t addr, std::uint64_t n) const;
     struct Unmap {
         std::uint64_t bytes;
@@ -41,8 +53,16 @@ private:
     // and unpoisons the shadow of every heap block, an eighth of its size written at allocation
     // and again at free, which for 64 MiB cost a sanitized run 4096 page faults.  Every access
     // is range-checked above, so the heap's redzones add nothing here.
+    //
+    // A process may run several simulations one after the other (a sweep's worker:
+    // run/kernel_context.h).  Each would map its memory afresh and fault in every page it
+    // touches again (nine page faults in ten of `validate --predictions`, each an exit to the
+    // hypervisor on a virtual machine), so the process keeps the last mapping, with the pages
+    // its memory wrote set to zero again, for the next memory of the same size: the bitmap below
+    // says which pages were written (or handed out for writing by span), one bit a page.
     std::unique_ptr<std::uint8_t[], Unmap> bytes_;
     std::uint64_t size_;
+    std::vector<std::uint64_t> written_;
 };
 
 }  // namespace pcisim
