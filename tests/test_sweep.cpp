@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "tools/sweep/sweep_axes.h"
 #include "tools/sweep/sweep_journal.h"
 #include "tools/sweep/sweep_table.h"
+#include "tools/sweep/worker_pool.h"
 #include "test_support.h"
 
 namespace test_sweep {
@@ -438,6 +440,22 @@ TEST_CASE("a sweep whose strings are not UTF-8 is refused naming the key", "[swe
                             " -o " + out);
     CHECK(o.exit_code == 2);
     CHECK(contains(o.err, "the string \"b\\xFF\" is not valid UTF-8"));
+}
+
+TEST_CASE("a pool left by an exception leaves no worker behind", "[sweep]") {
+    // on_done throws at the first result: the workers, busy or waiting for a job, are killed and
+    // reaped before the exception leaves run_jobs.
+    sweep::PoolOptions two;
+    two.parallel = 2;
+    CHECK_THROWS_WITH(sweep::run_jobs(
+                          10, [](std::size_t j) { return json(j); }, two,
+                          [](std::size_t, const sweep::JobOutcome&) {
+                              throw std::runtime_error("the caller gave up");
+                          }),
+                      "the caller gave up");
+    errno = 0;
+    CHECK(waitpid(-1, nullptr, WNOHANG) == -1);
+    CHECK(errno == ECHILD);
 }
 
 }  // namespace test_sweep

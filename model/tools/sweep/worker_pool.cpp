@@ -315,13 +315,38 @@ bool start_worker(Worker& w, const std::vector<Worker>& all, const Job& job, pid
     return true;
 }
 
+// Waits for a worker that has ended or is ending; its wait status.
+int reap(pid_t pid) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+}
+
 // Closes the parent's end of a worker's socket (an idle worker then ends) and waits for it.
 void retire(Worker& w, bool kill_it) {
     if (kill_it) kill(w.pid, SIGKILL);
     close(w.channel);
-    waitpid(w.pid, nullptr, 0);
+    reap(w.pid);
     w = Worker{};
 }
+
+// An idle worker has nothing to say: a readable socket means it has died (killed from outside,
+// say), and it must not be handed a job it would be blamed for.
+bool died_while_idle(const Worker& w) {
+    pollfd check{w.channel, POLLIN, 0};
+    return poll(&check, 1, 0) > 0;
+}
+
+// Kills and waits for the workers still there, should run_jobs end by an exception (on_done's):
+// an idle worker would otherwise wait for a job for as long as the parent lives.
+struct RetireAll {
+    std::vector<Worker>& workers;
+    ~RetireAll() {
+        for (Worker& w : workers)
+            if (w.pid > 0) retire(w, true);
+    }
+};
 
 }  // namespace
 
@@ -339,6 +364,7 @@ int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
     StopSignals signals;
     const pid_t parent = getpid();
     std::vector<Worker> workers(std::min(count, options.parallel ? options.parallel : 1));
+    RetireAll retire_all{workers};
     std::size_t next = 0, running = 0;
     bool stop_requested = false;
     auto report = [&](std::size_t j, JobOutcome o) {
@@ -353,11 +379,12 @@ int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
             while (!w.busy && next < count) {
                 const std::size_t j = next++;
                 std::string error;
+                if (w.pid > 0 && died_while_idle(w)) retire(w, true);
                 if (w.pid < 0 && !start_worker(w, workers, job, parent, error)) {
                     on_done(j, {false, {}, error});
                     continue;
                 }
-                // When the send fails the worker has died while idle: the poll below finds it
+                // Should it die between the check above and this send, the poll below finds it
                 // dead, and the job fails as if it had died running it.
                 const std::uint64_t index = j;
                 send_exactly(w.channel, &index, sizeof index);
@@ -393,9 +420,7 @@ int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
                     if (message.code != 0 || w.timed_out) retire(w, false);
                     report(j, o);
                 } else {
-                    int status = 0;
-                    waitpid(w.pid, &status, 0);
-                    JobOutcome o = outcome_of_death(status, w, options.timeout_s);
+                    JobOutcome o = outcome_of_death(reap(w.pid), w, options.timeout_s);
                     close(w.channel);
                     w = Worker{};
                     report(j, o);
