@@ -13,12 +13,16 @@ sc_core::sc_time ticks_of_picoseconds(Picos t) {
 }
 }  // namespace detail
 
+void set_picosecond_resolution() {
+    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+    detail::kernel_ticks_per_ps = 1;
+}
+
 void use_picosecond_resolution() {
     static bool done = false;
     if (done) return;
     done = true;
-    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
-    detail::kernel_ticks_per_ps = 1;
+    set_picosecond_resolution();
 }
 
 bool adopt_kernel_resolution(std::string& problem) {

@@ -14,6 +14,8 @@
 namespace pcisim {
 
 void use_picosecond_resolution();  // idempotent; call before elaborating any module
+// The same in a SystemC context just made (run/kernel_context.h): each has its own resolution.
+void set_picosecond_resolution();
 
 // Takes the kernel's time resolution for the model's conversions: 1 ps or any finer resolution
 // that divides a picosecond (100 fs, 10 fs, 1 fs).  False, with `problem` saying why, for a

@@ -157,6 +157,10 @@ void Cpu::run(CpuSoftware* software, Picos timer_period) {
 
 Cpu* Cpu::running_ = nullptr;
 
+Cpu::~Cpu() {
+    if (running_ == this) running_ = nullptr;
+}
+
 void Cpu::no_cpu_running() {
     throw std::logic_error("Cpu::current(): no CPU's software is running");
 }

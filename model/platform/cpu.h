@@ -102,6 +102,7 @@ public:
     SC_HAS_PROCESS(Cpu);
     Cpu(sc_core::sc_module_name name, const CpuCosts& costs, HostBridge& host,
         HostMemory& memory);
+    ~Cpu() override;  // no longer current(): the next simulation of the process has its own
 
     void run(CpuSoftware* software, Picos timer_period);  // before sc_start
     // The CPU whose software is running now (the kernel's smp_processor_id()): each CPU is one

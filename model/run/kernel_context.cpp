@@ -2,6 +2,8 @@
 
 #include <systemc>
 
+#include "core/sim_time.h"
+
 namespace pcisim {
 
 namespace {
@@ -13,14 +15,14 @@ KernelContext::KernelContext() {
     sc_core::sc_simcontext* current = sc_core::sc_get_curr_simcontext();
     if (!g_first_context_used && !current->elaboration_done()) {
         g_first_context_used = true;
+        use_picosecond_resolution();
         return;
     }
     previous_ = current;
+    previous_ticks_per_ps_ = detail::kernel_ticks_per_ps;
     own_ = new sc_core::sc_simcontext;
     sc_core::sc_curr_simcontext = own_;
-    // The time resolution is a context's own; pcisim's programs run at 1 ps (core/sim_time.h),
-    // which use_picosecond_resolution() set in the first context only.
-    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+    set_picosecond_resolution();  // a context's resolution is its own
 }
 
 KernelContext::~KernelContext() {
@@ -28,6 +30,7 @@ KernelContext::~KernelContext() {
     // Deleted while current: its objects' and processes' clean-up may ask for the current one.
     delete own_;
     sc_core::sc_curr_simcontext = previous_;
+    detail::kernel_ticks_per_ps = previous_ticks_per_ps_;
 }
 
 }  // namespace pcisim

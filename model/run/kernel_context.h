@@ -6,9 +6,11 @@
 // first gets a context of its own, made current while it lives and deleted with it.  The
 // process's first context is never deleted: the library's static events (sc_event::none,
 // sc_process_handle's) were registered in it.  A fresh context starts as the first did (time
-// zero, no processes, a resolution of 1 ps), so a simulation's results do not depend on what
+// zero, no processes, a resolution of 1 ps: the Simulation's, core/sim_time.h), so a simulation's results do not depend on what
 // ran before it in the process (tests/test_kernel_context.cpp).
 #pragma once
+
+#include "core/pci_types.h"
 
 namespace sc_core {
 class sc_simcontext;
@@ -26,6 +28,7 @@ public:
 private:
     sc_core::sc_simcontext* own_ = nullptr;       // made for this simulation, else null
     sc_core::sc_simcontext* previous_ = nullptr;  // current before it, current again after
+    Picos previous_ticks_per_ps_ = 1;              // the model's conversions for `previous_`
 };
 
 }  // namespace pcisim

@@ -237,7 +237,6 @@ struct Simulation::Parts {
 
 Simulation::Simulation(const Scenario& s)
     : scenario_(s), config_(RunConfig::from(s)), parts_(std::make_unique<Parts>()) {
-    use_picosecond_resolution();
     Parts& p = *parts_;
     p.platform = std::make_unique<Platform>(PlatformConfig::from(s));
     Platform& platform = *p.platform;
