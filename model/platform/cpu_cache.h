@@ -107,7 +107,7 @@ private:
     static constexpr std::uint64_t kNoLine = std::numeric_limits<std::uint64_t>::max();
     // A way's state; its line number is in tags_ (the lookup scans only the tags).  24 bytes,
     // the state packed with the LRU order: the arrays are written whole at construction and
-    // their pages are a sixth of a forked sweep worker's page faults.
+    // their pages were a sixth of a freshly forked sweep worker's page faults.
     struct Line {
         Picos modified_since = kNever; // CPU time of the write that dirtied it
         Picos modified_until = kNever; // the DMA read (or MESI transfer) that wrote it back

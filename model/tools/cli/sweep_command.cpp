@@ -1,4 +1,5 @@
-// pcisim sweep: one simulation per point of a --vary product, each in its own worker process.
+// pcisim sweep: one simulation per point of a --vary product, in worker processes that run point
+// after point (tools/sweep/worker_pool.h).
 #include <unistd.h>
 
 #include <csignal>

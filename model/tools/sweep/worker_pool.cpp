@@ -331,9 +331,8 @@ void retire(Worker& w, bool kill_it) {
     w = Worker{};
 }
 
-// An idle worker has nothing to say: a readable socket means it has died (killed from outside,
-// say), and it must not be handed a job it would be blamed for.
-bool died_while_idle(const Worker& w) {
+// Whether the worker has said something (a JobEnded, or the end of the stream) not yet read.
+bool has_spoken(const Worker& w) {
     pollfd check{w.channel, POLLIN, 0};
     return poll(&check, 1, 0) > 0;
 }
@@ -379,7 +378,9 @@ int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
             while (!w.busy && next < count) {
                 const std::size_t j = next++;
                 std::string error;
-                if (w.pid > 0 && died_while_idle(w)) retire(w, true);
+                // An idle worker that has spoken has died (killed from outside, say): it must
+                // not be handed a job it would be blamed for.
+                if (w.pid > 0 && has_spoken(w)) retire(w, true);
                 if (w.pid < 0 && !start_worker(w, workers, job, parent, error)) {
                     on_done(j, {false, {}, error});
                     continue;
@@ -445,9 +446,8 @@ int run_jobs(std::size_t count, const Job& job, const PoolOptions& options,
         }
         // Finished before the interrupt: its results are good.
         JobOutcome o = interrupted();
-        pollfd ready{w.channel, POLLIN, 0};
         JobEnded message{};
-        if (poll(&ready, 1, 0) > 0 && read_exactly(w.channel, &message, sizeof message)) {
+        if (has_spoken(w) && read_exactly(w.channel, &message, sizeof message)) {
             JobOutcome finished = outcome_of_code(static_cast<int>(message.code), w);
             if (finished.ok) o = finished;
         }
